@@ -1,0 +1,284 @@
+//! `tumble bench`: solve a set of boards, print per-board results and totals.
+//!
+//! Reads the board-set formats in use: lines `game|board|expected` (or `name|board|record`
+//! with `--game`), one board per line, blocks of rows separated by blank lines, and
+//! SameGame's `problem NN` headers followed by rows. A third field that is a number is the
+//! known optimum or record and is compared with the answer.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use crate::{read_board_text, setup_from, RuleArgs, SearchArgs};
+use tumble::solve;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// The board set.
+    file: String,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Limits per board.
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Only the first N boards.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Print one JSON object (per-board results and totals) instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One board of a set.
+struct Entry {
+    name: String,
+    game: Option<String>,
+    board: String,
+    expected: Option<u32>,
+}
+
+fn parse_set(text: &str) -> Vec<Entry> {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect();
+    let mut out = Vec::new();
+    if lines.iter().any(|l| l.contains('|')) {
+        for (i, l) in lines.iter().enumerate().filter(|(_, l)| l.contains('|')) {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            let is_game = f[0].parse::<tumble::rules::Game>().is_ok();
+            out.push(Entry {
+                name: if is_game {
+                    format!("{}#{}", f[0], i + 1)
+                } else {
+                    f[0].to_string()
+                },
+                game: is_game.then(|| f[0].to_string()),
+                board: f.get(1).unwrap_or(&"").to_string(),
+                expected: f.get(2).and_then(|e| e.parse().ok()),
+            });
+        }
+        return out;
+    }
+    let blocky = lines
+        .iter()
+        .any(|l| l.trim().is_empty() || l.trim_start().starts_with("problem"));
+    if blocky {
+        let mut name = None;
+        let mut rows: Vec<&str> = Vec::new();
+        let flush = |name: &mut Option<String>, rows: &mut Vec<&str>, out: &mut Vec<Entry>| {
+            if !rows.is_empty() {
+                let n = out.len() + 1;
+                out.push(Entry {
+                    name: name.take().unwrap_or_else(|| format!("#{n}")),
+                    game: None,
+                    board: rows.join("\n"),
+                    expected: None,
+                });
+                rows.clear();
+            }
+        };
+        for l in lines {
+            let t = l.trim();
+            if t.is_empty() {
+                flush(&mut name, &mut rows, &mut out);
+            } else if let Some(rest) = t.strip_prefix("problem") {
+                flush(&mut name, &mut rows, &mut out);
+                name = Some(format!("problem {}", rest.trim()));
+            } else {
+                rows.push(t);
+            }
+        }
+        flush(&mut name, &mut rows, &mut out);
+        return out;
+    }
+    lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| Entry {
+            name: format!("#{}", i + 1),
+            game: None,
+            board: l.trim().to_string(),
+            expected: None,
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct Row {
+    name: String,
+    game: String,
+    length: usize,
+    optimal: bool,
+    lower_bound: u32,
+    tiles_left: usize,
+    score: i64,
+    expected: Option<u32>,
+    nodes: u64,
+    ms: f64,
+}
+
+#[derive(Serialize)]
+struct Totals {
+    boards: usize,
+    proven: usize,
+    moves: usize,
+    tiles_left: usize,
+    score: i64,
+    nodes: u64,
+    total_s: f64,
+    median_s: f64,
+    max_s: f64,
+    peak_memory_mib: Option<f64>,
+    mismatches: usize,
+}
+
+/// Peak resident memory of this process (Linux), in MiB.
+pub fn peak_memory_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
+    let text = read_board_text(&args.file)?;
+    let mut entries = parse_set(&text);
+    if let Some(n) = args.limit {
+        entries.truncate(n);
+    }
+    if entries.is_empty() {
+        bail!("{}: no boards found", args.file);
+    }
+    let bar = (terminal && !args.json).then(|| {
+        let b = ProgressBar::new(entries.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} boards, {elapsed} {msg}")
+                .expect("a valid template"),
+        );
+        b
+    });
+    let mut rows = Vec::new();
+    if !args.json {
+        println!(
+            "{:<14} {:>6} {:>7} {:>5} {:>8} {:>12} {:>10}",
+            "board", "moves", "proven", "lb", "expected", "nodes", "time"
+        );
+    }
+    for e in &entries {
+        let mut rules = args.rules.clone();
+        if rules.game.is_none() {
+            rules.game = e.game.as_ref().and_then(|g| g.parse().ok());
+        }
+        let (grid, mut setup, _) = setup_from(&e.board, &rules)
+            .map_err(|err| anyhow::anyhow!("board {}: {err:#}", e.name))?;
+        args.search.apply(&mut setup)?;
+        let t = Instant::now();
+        setup.search.start = t;
+        let r = solve::solve(&grid, &setup, &mut |_| {})?;
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let row = Row {
+            name: e.name.clone(),
+            game: setup.game.to_string(),
+            length: r.length,
+            optimal: r.optimal,
+            lower_bound: r.lower_bound,
+            tiles_left: r.tiles_left,
+            score: r.score,
+            expected: e.expected,
+            nodes: r.nodes,
+            ms,
+        };
+        let line = format!(
+            "{:<14} {:>6} {:>7} {:>5} {:>8} {:>12} {:>9.3}s{}",
+            row.name,
+            row.length,
+            if row.optimal { "yes" } else { "no" },
+            row.lower_bound,
+            row.expected.map_or("-".into(), |x| x.to_string()),
+            row.nodes,
+            ms / 1000.0,
+            match row.expected {
+                Some(x) if row.optimal && x as usize != row.length => "  MISMATCH",
+                _ => "",
+            }
+        );
+        match (&bar, args.json) {
+            (Some(b), _) => {
+                b.println(line);
+                b.inc(1);
+            }
+            (None, false) => println!("{line}"),
+            _ => {}
+        }
+        rows.push(row);
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut times: Vec<f64> = rows.iter().map(|r| r.ms / 1000.0).collect();
+    times.sort_by(f64::total_cmp);
+    let median = if times.len() % 2 == 1 {
+        times[times.len() / 2]
+    } else {
+        (times[times.len() / 2 - 1] + times[times.len() / 2]) / 2.0
+    };
+    let totals = Totals {
+        boards: rows.len(),
+        proven: rows.iter().filter(|r| r.optimal).count(),
+        moves: rows.iter().map(|r| r.length).sum(),
+        tiles_left: rows.iter().map(|r| r.tiles_left).sum(),
+        score: rows.iter().map(|r| r.score).sum(),
+        nodes: rows.iter().map(|r| r.nodes).sum(),
+        total_s: times.iter().sum(),
+        median_s: median,
+        max_s: times.last().copied().unwrap_or(0.0),
+        peak_memory_mib: peak_memory_mib(),
+        mismatches: rows
+            .iter()
+            .filter(|r| r.optimal && r.expected.is_some_and(|x| x as usize != r.length))
+            .count(),
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({ "boards": rows, "totals": totals })
+        );
+    } else {
+        println!(
+            "total: {} boards, {} proven optimal, {} moves, {} tiles left, score {}, {} nodes",
+            totals.boards,
+            totals.proven,
+            totals.moves,
+            totals.tiles_left,
+            totals.score,
+            totals.nodes
+        );
+        println!(
+            "time: total {:.3}s, median {:.3}s, max {:.3}s; peak memory {}",
+            totals.total_s,
+            totals.median_s,
+            totals.max_s,
+            totals
+                .peak_memory_mib
+                .map_or("unknown".into(), |m| format!("{m:.0} MiB"))
+        );
+        if totals.mismatches > 0 {
+            println!(
+                "{} proven answers differ from the expected optimum",
+                totals.mismatches
+            );
+        }
+    }
+    Ok(if totals.mismatches > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

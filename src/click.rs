@@ -1,0 +1,550 @@
+//! The click-game engine: bitboard positions, group finding, clicks, and lower bounds.
+//!
+//! A position ([`ClickBoard`]) is one bit set per colour plus the occupied set, laid out
+//! **column-major**: cell `(x, y)` is bit `x * H + y`, so a column is a run of `H` bits with
+//! its bottom cell lowest. That layout makes every step of a click a few whole-board bit
+//! operations:
+//!
+//! - **groups**: flood fill of a seed inside its colour plane by repeated dilation
+//!   (shift by 1 up/down, by `H` left/right, masked at the column edges);
+//! - **gravity**: with `keep` the tiles that stay and `target` each affected column's bottom
+//!   `k` cells, every plane becomes `pdep(pext(plane, keep), target)`: column-major order is
+//!   the same before and after the fall;
+//! - **empty columns close left**: `pext` with the set of non-empty columns;
+//! - **row squeeze** (dust): per row, `pdep(pext(plane, row), squeezed row)`.
+//!
+//! [`ClickGame`] holds the geometry and [`Rules`] and implements [`Puzzle`] for the
+//! fewest-clicks objective, so every search algorithm in [`crate::search`] serves every click
+//! game. It is generic over the bit set: `u64` for boards of up to 64 cells, [`crate::bits::Wide`]
+//! for bigger ones ([`crate::solve`] picks).
+//!
+//! ## Lower bounds (admissible: never more than the clicks still needed)
+//! - **colours**: every colour left needs at least one click (one click removes one colour).
+//! - **column runs** (only when columns never move, `former` and `figure`): a colour that
+//!   occupies `k` maximal runs of adjacent columns needs at least `k` clicks. A group is
+//!   4-connected, so its columns form one run of adjacent columns, all holding its colour;
+//!   tiles never change column, so a column without colour `c` never gains one, and two runs
+//!   of `c` stay separated for ever: no click can take tiles of two runs.
+//! - with a smallest group of 2, a colour with a single tile can never be cleared: the board
+//!   is unsolvable (bound [`INFINITE`]).
+
+use crate::bits::Bits;
+use crate::grid::{BoardError, Grid, MAX_COLOURS};
+use crate::puzzle::{Puzzle, INFINITE};
+use crate::rules::{Clickable, Rules, Sideways};
+
+/// Board geometry and the precomputed masks the engine works with.
+#[derive(Clone, Debug)]
+pub struct Geometry<B> {
+    pub width: usize,
+    pub height: usize,
+    all: B,
+    bottom: B,
+    top: B,
+    cols: Vec<B>,
+    rows: Vec<B>,
+    /// `(k, cells with y + k < H)`: one step of smearing a column down onto its bottom cell.
+    smear: Vec<(u32, B)>,
+    /// For the row squeeze: `squeezed[y][l][r]` is row `y` with `l` tiles ending at column
+    /// `m-1` and `r` tiles starting at column `m`.
+    squeezed: Vec<Vec<Vec<B>>>,
+    half: usize,
+}
+
+impl<B: Bits> Geometry<B> {
+    /// Masks for a `width × height` board. The caller checks that it fits in `B`.
+    pub fn new(width: usize, height: usize) -> Self {
+        assert!(width * height <= B::CAPACITY && width <= 64 && height <= 64);
+        let idx = |x: usize, y: usize| x * height + y;
+        let mut cols = vec![B::EMPTY; width];
+        let mut rows = vec![B::EMPTY; height];
+        let (mut bottom, mut top) = (B::EMPTY, B::EMPTY);
+        for x in 0..width {
+            for y in 0..height {
+                cols[x].insert(idx(x, y));
+                rows[y].insert(idx(x, y));
+            }
+            bottom.insert(idx(x, 0));
+            top.insert(idx(x, height - 1));
+        }
+        let mut smear = Vec::new();
+        let mut k = 1;
+        while k < height {
+            let mut m = B::EMPTY;
+            for x in 0..width {
+                for y in 0..height - k {
+                    m.insert(idx(x, y));
+                }
+            }
+            smear.push((k as u32, m));
+            k *= 2;
+        }
+        let half = width / 2;
+        let squeezed = (0..height)
+            .map(|y| {
+                (0..=half)
+                    .map(|l| {
+                        (0..=width - half)
+                            .map(|r| {
+                                let mut s = B::EMPTY;
+                                for x in half - l..half + r {
+                                    s.insert(idx(x, y));
+                                }
+                                s
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        Geometry {
+            width,
+            height,
+            all: B::low(width * height),
+            bottom,
+            top,
+            cols,
+            rows,
+            smear,
+            squeezed,
+            half,
+        }
+    }
+
+    /// The bit index of `(x, y)`.
+    #[inline]
+    pub fn index(&self, x: usize, y: usize) -> usize {
+        x * self.height + y
+    }
+
+    /// The `(x, y)` of a bit index.
+    #[inline]
+    pub fn coords(&self, i: usize) -> (usize, usize) {
+        (i / self.height, i % self.height)
+    }
+
+    /// The cells 4-adjacent to `s` (not including `s`).
+    #[inline(always)]
+    pub fn neighbours(&self, s: B) -> B {
+        let h = self.height as u32;
+        (s.shl(1).without(self.bottom) | s.shr(1).without(self.top) | s.shl(h) | s.shr(h))
+            & self.all
+    }
+
+    /// The connected part of `within` that contains `seed` (4-connectivity).
+    #[inline(always)]
+    pub fn flood(&self, seed: B, within: B) -> B {
+        let h = self.height as u32;
+        let mut g = seed;
+        loop {
+            let grown = (g
+                | g.shl(1).without(self.bottom)
+                | g.shr(1).without(self.top)
+                | g.shl(h)
+                | g.shr(h))
+                & within;
+            if grown == g {
+                return g;
+            }
+            g = grown;
+        }
+    }
+
+    /// Bit `x` set for every column `x` in which `s` has a cell.
+    #[inline(always)]
+    pub fn column_set(&self, s: B) -> u64 {
+        let mut t = s;
+        for &(k, m) in &self.smear {
+            t |= t.shr(k) & m;
+        }
+        t.pext(self.bottom).low_word()
+    }
+
+    /// All cells of columns `x0..=x1`.
+    #[inline(always)]
+    fn column_span(&self, x0: usize, x1: usize) -> B {
+        B::low((x1 + 1) * self.height).without(B::low(x0 * self.height))
+    }
+
+    /// Column mask of `x`.
+    pub fn column(&self, x: usize) -> B {
+        self.cols[x]
+    }
+
+    /// Row mask of `y`.
+    pub fn row(&self, y: usize) -> B {
+        self.rows[y]
+    }
+
+    /// The bottom row mask.
+    pub fn bottom_row(&self) -> B {
+        self.bottom
+    }
+}
+
+/// A position of a click game: one bit set per colour (`planes[c]` is colour `c + 1`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct ClickBoard<B> {
+    pub occupied: B,
+    pub planes: [B; MAX_COLOURS],
+}
+
+impl<B: Bits> ClickBoard<B> {
+    /// Number of tiles on the board.
+    pub fn tiles(&self) -> u32 {
+        self.occupied.count()
+    }
+    /// Is the board empty?
+    pub fn is_empty(&self) -> bool {
+        self.occupied.is_empty()
+    }
+}
+
+/// A click: the lowest cell of the group (lowest column, then lowest row), its colour
+/// (`1..=K`) and size, and the group's column range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Click {
+    pub cell: u16,
+    pub colour: u8,
+    pub size: u16,
+    pub x0: u8,
+    pub x1: u8,
+}
+
+/// A click game on boards that fit in `B`: geometry, rules and palette.
+#[derive(Clone, Debug)]
+pub struct ClickGame<B> {
+    pub geom: Geometry<B>,
+    pub rules: Rules,
+    colours: usize,
+    palette: Vec<char>,
+}
+
+/// Does a `width × height` board fit the bit set `B`?
+pub fn fits<B: Bits>(width: usize, height: usize) -> bool {
+    width * height <= B::CAPACITY && width <= 64 && height <= 64
+}
+
+impl<B: Bits> ClickGame<B> {
+    /// The game for `grid`'s size and palette under `rules`, and the grid as a position.
+    /// Checks gravity; the caller has picked a `B` the board fits in.
+    pub fn new(grid: &Grid, rules: Rules) -> Result<(Self, ClickBoard<B>), BoardError> {
+        grid.check_gravity()?;
+        if !fits::<B>(grid.width(), grid.height()) {
+            return Err(BoardError::TooLarge {
+                width: grid.width(),
+                height: grid.height(),
+                limit: format!("this engine holds at most {} cells", B::CAPACITY),
+            });
+        }
+        let game = ClickGame {
+            geom: Geometry::new(grid.width(), grid.height()),
+            rules,
+            colours: grid.colours(),
+            palette: grid.palette().to_vec(),
+        };
+        let board = game.board(grid);
+        Ok((game, board))
+    }
+
+    /// The position of a grid of the same size and palette.
+    pub fn board(&self, grid: &Grid) -> ClickBoard<B> {
+        let mut b = ClickBoard {
+            occupied: B::EMPTY,
+            planes: [B::EMPTY; MAX_COLOURS],
+        };
+        for x in 0..grid.width() {
+            for y in 0..grid.height() {
+                let c = grid.get(x, y);
+                if c != 0 {
+                    let i = self.geom.index(x, y);
+                    b.occupied.insert(i);
+                    b.planes[c as usize - 1].insert(i);
+                }
+            }
+        }
+        b
+    }
+
+    /// The position as a grid (with the game's palette).
+    pub fn grid(&self, b: &ClickBoard<B>) -> Grid {
+        let (w, h) = (self.geom.width, self.geom.height);
+        let mut cells = vec![0u8; w * h];
+        for c in 0..self.colours {
+            for i in b.planes[c].iter() {
+                let (x, y) = self.geom.coords(i);
+                cells[y * w + x] = c as u8 + 1;
+            }
+        }
+        Grid::from_cells(w, h, cells, self.palette.clone())
+    }
+
+    /// Number of colours in the palette.
+    pub fn colours(&self) -> usize {
+        self.colours
+    }
+
+    /// Calls `f(click, group)` for every clickable group under the rules.
+    #[inline]
+    pub fn for_each_group(&self, b: &ClickBoard<B>, mut f: impl FnMut(Click, B)) {
+        let g = &self.geom;
+        for c in 0..self.colours {
+            let plane = b.planes[c];
+            if plane.is_empty() {
+                continue;
+            }
+            let mut seeds = match self.rules.clickable {
+                Clickable::Any => plane,
+                Clickable::Bottom => plane & g.bottom,
+            };
+            while let Some(i) = seeds.first() {
+                let group = g.flood(B::single(i), plane);
+                seeds = seeds.without(group);
+                let size = group.count();
+                if size >= self.rules.min_group {
+                    let first = group.first().unwrap_or(i);
+                    let x0 = first / g.height;
+                    let mut x1 = x0;
+                    while x1 + 1 < g.width && group.meets(g.cols[x1 + 1]) {
+                        x1 += 1;
+                    }
+                    let click = Click {
+                        cell: first as u16,
+                        colour: c as u8 + 1,
+                        size: size as u16,
+                        x0: x0 as u8,
+                        x1: x1 as u8,
+                    };
+                    f(click, group);
+                }
+            }
+        }
+    }
+
+    /// Every clickable group, as (click, cells).
+    pub fn groups(&self, b: &ClickBoard<B>) -> Vec<(Click, B)> {
+        let mut out = Vec::new();
+        self.for_each_group(b, |c, g| out.push((c, g)));
+        out
+    }
+
+    /// The group containing `(x, y)`, whether or not it may be clicked.
+    pub fn group_at(&self, b: &ClickBoard<B>, x: usize, y: usize) -> Option<(Click, B)> {
+        if x >= self.geom.width || y >= self.geom.height {
+            return None;
+        }
+        let i = self.geom.index(x, y);
+        let c = (0..self.colours).find(|&c| b.planes[c].has(i))?;
+        let group = self.geom.flood(B::single(i), b.planes[c]);
+        let first = group.first().unwrap_or(i);
+        let cols = self.geom.column_set(group);
+        Some((
+            Click {
+                cell: first as u16,
+                colour: c as u8 + 1,
+                size: group.count() as u16,
+                x0: cols.trailing_zeros() as u8,
+                x1: (63 - cols.leading_zeros()) as u8,
+            },
+            group,
+        ))
+    }
+
+    /// Why the group at `(x, y)` may not be clicked, or `Ok` with it.
+    pub fn legal_click(&self, b: &ClickBoard<B>, x: usize, y: usize) -> Result<(Click, B), String> {
+        if x >= self.geom.width || y >= self.geom.height {
+            return Err(format!(
+                "({x},{y}) is outside the {}×{} board",
+                self.geom.width, self.geom.height
+            ));
+        }
+        let (click, group) = self
+            .group_at(b, x, y)
+            .ok_or_else(|| format!("({x},{y}) is an empty cell"))?;
+        if self.rules.clickable == Clickable::Bottom && !group.meets(self.geom.bottom) {
+            return Err(format!(
+                "the group at ({x},{y}) does not touch the bottom row"
+            ));
+        }
+        if (click.size as u32) < self.rules.min_group {
+            return Err(format!(
+                "the group at ({x},{y}) has {} tile(s); the smallest clickable group is {}",
+                click.size, self.rules.min_group
+            ));
+        }
+        Ok((click, group))
+    }
+
+    /// The position after removing `group` (all of colour `colour`, 1-based): gravity, then
+    /// the sideways step of the rules.
+    #[inline]
+    pub fn remove(&self, b: &ClickBoard<B>, group: B, colour: u8) -> ClickBoard<B> {
+        let g = &self.geom;
+        let h = g.height;
+        let mut out = *b;
+        out.planes[colour as usize - 1] = b.planes[colour as usize - 1].without(group);
+        let keep = b.occupied.without(group);
+        // Columns the group touches: a connected group spans one run of columns.
+        let first = group.first().expect("a group is not empty");
+        let x0 = first / h;
+        let mut x1 = x0;
+        while x1 + 1 < g.width && group.meets(g.cols[x1 + 1]) {
+            x1 += 1;
+        }
+        let span = g.column_span(x0, x1);
+        let mut target = keep.without(span);
+        for x in x0..=x1 {
+            let k = (keep & g.cols[x]).count() as usize;
+            target |= B::low(k).shl((x * h) as u32);
+        }
+        if keep != target {
+            for c in 0..self.colours {
+                let p = out.planes[c];
+                if p.meets(span) {
+                    out.planes[c] = p.pext(keep).pdep(target);
+                }
+            }
+        }
+        out.occupied = target;
+        match self.rules.sideways {
+            Sideways::None => {}
+            Sideways::Left => self.close_left(&mut out, x0, x1),
+            Sideways::Centre => self.squeeze(&mut out),
+        }
+        out
+    }
+
+    /// Empty columns close up to the left (only columns `x0..=x1` can have emptied).
+    #[inline]
+    fn close_left(&self, b: &mut ClickBoard<B>, x0: usize, x1: usize) {
+        let g = &self.geom;
+        let emptied = (x0..=x1).any(|x| !b.occupied.meets(g.cols[x]));
+        if !emptied {
+            return;
+        }
+        let mut keep_cols = B::EMPTY;
+        for x in 0..g.width {
+            if b.occupied.meets(g.cols[x]) {
+                keep_cols |= g.cols[x];
+            }
+        }
+        b.occupied = b.occupied.pext(keep_cols);
+        for c in 0..self.colours {
+            b.planes[c] = b.planes[c].pext(keep_cols);
+        }
+    }
+
+    /// Every row squeezes toward the centre: the tiles of columns `0..m` end at `m-1`, those
+    /// of `m..W` start at `m`, each half keeping its order (`m = W/2`).
+    #[inline]
+    fn squeeze(&self, b: &mut ClickBoard<B>) {
+        let g = &self.geom;
+        let left = B::low(g.half * g.height);
+        for y in 0..g.height {
+            let row = b.occupied & g.rows[y];
+            if row.is_empty() {
+                break; // gravity: rows above are empty too
+            }
+            let l = (row & left).count() as usize;
+            let r = row.count() as usize - l;
+            let target = g.squeezed[y][l][r];
+            if row == target {
+                continue;
+            }
+            b.occupied = b.occupied.without(row) | target;
+            for c in 0..self.colours {
+                let p = b.planes[c];
+                if p.meets(row) {
+                    b.planes[c] = p.without(row) | p.pext(row).pdep(target);
+                }
+            }
+        }
+    }
+
+    /// Colours with at least one tile.
+    #[inline]
+    pub fn colours_left(&self, b: &ClickBoard<B>) -> u32 {
+        b.planes[..self.colours]
+            .iter()
+            .filter(|p| !p.is_empty())
+            .count() as u32
+    }
+
+    /// The column-run bound (see the module docs): sound only when columns never move.
+    #[inline]
+    pub fn column_runs(&self, b: &ClickBoard<B>) -> u32 {
+        b.planes[..self.colours]
+            .iter()
+            .map(|&p| {
+                let cols = self.geom.column_set(p);
+                (cols & !(cols << 1)).count_ones()
+            })
+            .sum()
+    }
+
+    /// The best admissible bound on the clicks needed to clear `b` ([`INFINITE`] when it
+    /// cannot be cleared).
+    #[inline]
+    pub fn clicks_bound(&self, b: &ClickBoard<B>) -> u32 {
+        if self.rules.min_group >= 2 {
+            for p in &b.planes[..self.colours] {
+                let n = p.count();
+                if n != 0 && n < self.rules.min_group {
+                    return INFINITE;
+                }
+            }
+        }
+        if self.rules.columns_fixed() {
+            self.column_runs(b)
+        } else {
+            self.colours_left(b)
+        }
+    }
+
+    /// A 64-bit key of the position for transposition tables.
+    #[inline]
+    pub fn key(&self, b: &ClickBoard<B>) -> u64 {
+        let mut h = 0x243f_6a88_85a3_08d3u64;
+        for (c, p) in b.planes[..self.colours].iter().enumerate() {
+            h = h.rotate_left(17) ^ p.mix(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(c as u64 + 1));
+        }
+        h
+    }
+
+    /// The `(x, y)` of a click's cell.
+    pub fn click_xy(&self, c: &Click) -> (usize, usize) {
+        self.geom.coords(c.cell as usize)
+    }
+}
+
+impl<B: Bits> Puzzle for ClickGame<B> {
+    type State = ClickBoard<B>;
+    type Move = Click;
+
+    #[inline]
+    fn is_solved(&self, s: &Self::State) -> bool {
+        s.is_empty()
+    }
+
+    #[inline]
+    fn successors(&self, s: &Self::State, out: &mut Vec<(Self::Move, Self::State)>) {
+        self.for_each_group(s, |click, group| {
+            out.push((click, self.remove(s, group, click.colour)));
+        });
+    }
+
+    #[inline]
+    fn lower_bound(&self, s: &Self::State) -> u32 {
+        self.clicks_bound(s)
+    }
+
+    #[inline]
+    fn key(&self, s: &Self::State) -> u64 {
+        ClickGame::key(self, s)
+    }
+
+    #[inline]
+    fn priority(&self, _s: &Self::State, m: &Self::Move, _child: &Self::State) -> i64 {
+        m.size as i64
+    }
+}

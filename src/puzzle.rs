@@ -1,0 +1,57 @@
+//! The small trait every search algorithm is written against.
+//!
+//! A [`Puzzle`] is a rule book: given a position it says whether it is solved, which moves
+//! lead where, and an admissible lower bound on the moves still needed. The click games
+//! ([`crate::click::ClickGame`]) and Flood-It implement it; the algorithms in
+//! [`crate::search`] take any `Puzzle`, so each one serves every game.
+//!
+//! ```
+//! use tumble::puzzle::{Puzzle, INFINITE};
+//! use tumble::search::{ida_star, SearchOptions};
+//!
+//! /// Reach 0 from n by subtracting 1 or halving an even number.
+//! struct Halve;
+//! impl Puzzle for Halve {
+//!     type State = u32;
+//!     type Move = char;
+//!     fn is_solved(&self, s: &u32) -> bool { *s == 0 }
+//!     fn successors(&self, s: &u32, out: &mut Vec<(char, u32)>) {
+//!         if *s > 0 { out.push(('-', s - 1)); }
+//!         if *s > 0 && s % 2 == 0 { out.push(('/', s / 2)); }
+//!     }
+//!     fn lower_bound(&self, s: &u32) -> u32 { if *s == 0 { 0 } else { 1 } }
+//!     fn key(&self, s: &u32) -> u64 { *s as u64 }
+//! }
+//! let out = ida_star(&Halve, &12, &SearchOptions::default(), None, &mut |_| {});
+//! assert!(out.proven);
+//! assert_eq!(out.best.unwrap().len(), 5); // 12 / 6 - 5 / 4 / 2 - 1 - 0 ... five moves
+//! ```
+
+/// The bound of a position that cannot be solved at all.
+pub const INFINITE: u32 = u32::MAX / 4;
+
+/// A single-agent puzzle with unit-cost moves.
+pub trait Puzzle: Sync {
+    /// A position. Cheap to clone: search keeps one per ply.
+    type State: Clone + Send + Sync;
+    /// A move, as reported in solutions.
+    type Move: Clone + Send + Sync + std::fmt::Debug;
+
+    /// Is the position solved (the goal)?
+    fn is_solved(&self, s: &Self::State) -> bool;
+
+    /// Appends every legal move with the position it leads to.
+    fn successors(&self, s: &Self::State, out: &mut Vec<(Self::Move, Self::State)>);
+
+    /// A lower bound on the moves needed from `s`: never more than the true number
+    /// (admissible), [`INFINITE`] if `s` cannot be solved, 0 when solved.
+    fn lower_bound(&self, s: &Self::State) -> u32;
+
+    /// A 64-bit key of the position for transposition tables (equal positions, equal keys).
+    fn key(&self, s: &Self::State) -> u64;
+
+    /// Move-ordering hint: among children with the same bound, higher is tried first.
+    fn priority(&self, _s: &Self::State, _m: &Self::Move, _child: &Self::State) -> i64 {
+        0
+    }
+}

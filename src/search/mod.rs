@@ -1,0 +1,103 @@
+//! Search algorithms, generic over [`Puzzle`]: every algorithm serves every game.
+//!
+//! - [`ida_star`]: exact. Iterative deepening A* with a shared transposition table that
+//!   keeps proven lower bounds, so each iteration reuses the last one's work. It proves
+//!   optimality, or stops at the time limit with the best lower bound proven so far.
+//! - [`beam_search`]: fast and inexact. Gives the first upper bounds in milliseconds.
+//!
+//! Algorithms report progress through a callback of [`Event`]s (a new best solution, a
+//! new proven lower bound), which the front ends print as they come.
+
+mod beam;
+mod ida;
+mod table;
+
+pub use beam::{beam_search, greedy};
+pub use ida::ida_star;
+pub use table::Table;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::puzzle::Puzzle;
+
+/// Limits and resources for a search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Stop after this long (the answer is then the best found, with a lower bound).
+    pub time_limit: Option<Duration>,
+    /// The most memory the transposition table may take, in bytes.
+    pub memory: usize,
+    /// Threads to use (searches that are not parallel ignore it).
+    pub threads: usize,
+    /// Set from outside to stop the search early.
+    pub stop: Arc<AtomicBool>,
+    /// When the search started (for elapsed times in events).
+    pub start: Instant,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            time_limit: None,
+            memory: 2 << 30,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+        }
+    }
+}
+
+impl SearchOptions {
+    /// The instant the time limit runs out, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.time_limit.map(|t| self.start + t)
+    }
+    /// Has the time run out or has someone asked to stop?
+    pub fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline().is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Progress reported while searching.
+#[derive(Clone, Debug)]
+pub enum Event<M> {
+    /// A solution better than any before it.
+    Solution { moves: Vec<M>, elapsed: Duration },
+    /// A proven lower bound on the optimum, higher than any before it.
+    LowerBound {
+        bound: u32,
+        nodes: u64,
+        elapsed: Duration,
+    },
+}
+
+/// What a search ends with.
+#[derive(Clone, Debug)]
+pub struct Outcome<M> {
+    /// The best solution found, if any.
+    pub best: Option<Vec<M>>,
+    /// A proven lower bound on the optimum.
+    pub lower_bound: u32,
+    /// Is `best` proven optimal (or, with no `best`, proven unsolvable)?
+    pub proven: bool,
+    /// Positions expanded.
+    pub nodes: u64,
+}
+
+/// Plays `moves` from `start` by matching each move's successor (moves compare by value).
+/// Returns the final position, or `None` if a move is not legal.
+pub fn replay<P: Puzzle>(p: &P, start: &P::State, moves: &[P::Move]) -> Option<P::State>
+where
+    P::Move: PartialEq,
+{
+    let mut s = start.clone();
+    let mut kids = Vec::new();
+    for m in moves {
+        kids.clear();
+        p.successors(&s, &mut kids);
+        s = kids.drain(..).find(|(k, _)| k == m)?.1;
+    }
+    Some(s)
+}

@@ -1,0 +1,160 @@
+//! The transposition table: proven lower bounds per position, shared by all iterations
+//! (and all threads) of a search.
+//!
+//! Entries are two words, `key ^ data` and `data`, written and read without locks: a torn
+//! write between threads is detected because the two no longer agree with the key
+//! (the "lockless hashing" of Hyatt and Mann). Buckets of four entries; a new position
+//! replaces the entry that cost the least to compute. The full 64-bit key is kept, so a wrong
+//! hit needs a 64-bit hash collision.
+//!
+//! The table starts small and doubles (between iterations, where [`Table::grow`] is called)
+//! while it is more than half full and under its memory budget, so that small searches stay
+//! small.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+const WAYS: usize = 4;
+const ENTRY_BYTES: usize = 16;
+const START_ENTRIES: usize = 1 << 16;
+
+/// A lock-free table of `key → (lower bound, work)`.
+pub struct Table {
+    slots: Vec<AtomicU64>,
+    buckets_mask: usize,
+    max_entries: usize,
+    used: AtomicUsize,
+}
+
+fn zeroed(n: usize) -> Vec<AtomicU64> {
+    // Allocating zeroed words and reading them as atomics: the operating system hands out
+    // zeroed pages lazily, so a large table costs memory only as it fills.
+    let v = vec![0u64; n];
+    let mut v = std::mem::ManuallyDrop::new(v);
+    // SAFETY: AtomicU64 has the same size, alignment and bit validity as u64.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut AtomicU64, v.len(), v.capacity()) }
+}
+
+#[inline]
+fn pack(bound: u32, work: u32) -> u64 {
+    // bit 63 marks an occupied entry, so that data is never 0
+    (1 << 63) | ((work.min(0xffff) as u64) << 32) | bound as u64
+}
+
+impl Table {
+    /// A table that may grow to `memory` bytes.
+    pub fn new(memory: usize) -> Table {
+        let max_entries = (memory / ENTRY_BYTES).max(WAYS).next_power_of_two() / 2;
+        let max_entries = max_entries.max(WAYS);
+        let n = START_ENTRIES.min(max_entries);
+        Table {
+            slots: zeroed(2 * n),
+            buckets_mask: n / WAYS - 1,
+            max_entries,
+            used: AtomicUsize::new(0),
+        }
+    }
+
+    /// Entries the table holds now.
+    pub fn capacity(&self) -> usize {
+        self.slots.len() / 2
+    }
+
+    /// Bytes the table takes now.
+    pub fn bytes(&self) -> usize {
+        self.capacity() * ENTRY_BYTES
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        ((key as usize) & self.buckets_mask) * WAYS * 2
+    }
+
+    /// The stored lower bound for `key`, or 0.
+    #[inline]
+    pub fn get(&self, key: u64) -> u32 {
+        let b = self.bucket(key);
+        for w in 0..WAYS {
+            let kx = self.slots[b + 2 * w].load(Relaxed);
+            let d = self.slots[b + 2 * w + 1].load(Relaxed);
+            if d != 0 && kx ^ d == key {
+                return d as u32;
+            }
+        }
+        0
+    }
+
+    /// Records that `key` needs at least `bound` more moves; `work` ranks how costly it was
+    /// to learn (the cheapest is replaced first). Keeps the larger bound.
+    #[inline]
+    pub fn store(&self, key: u64, bound: u32, work: u32) {
+        let b = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_work = u64::MAX;
+        for w in 0..WAYS {
+            let kx = self.slots[b + 2 * w].load(Relaxed);
+            let d = self.slots[b + 2 * w + 1].load(Relaxed);
+            if d != 0 && kx ^ d == key {
+                if (d as u32) < bound || ((d as u32) == bound && ((d >> 32) & 0xffff) < work as u64)
+                {
+                    let nd = pack(bound, work);
+                    self.slots[b + 2 * w].store(key ^ nd, Relaxed);
+                    self.slots[b + 2 * w + 1].store(nd, Relaxed);
+                }
+                return;
+            }
+            let wk = if d == 0 { 0 } else { ((d >> 32) & 0xffff) + 1 };
+            if wk < victim_work {
+                victim_work = wk;
+                victim = w;
+            }
+        }
+        if victim_work == 0 {
+            self.used.fetch_add(1, Relaxed);
+        }
+        let nd = pack(bound, work);
+        self.slots[b + 2 * victim].store(key ^ nd, Relaxed);
+        self.slots[b + 2 * victim + 1].store(nd, Relaxed);
+    }
+
+    /// Doubles the table (keeping its entries) while it is over half full and may grow.
+    /// Call only while no search is using it.
+    pub fn grow(&mut self) {
+        while self.used.load(Relaxed) * 2 > self.capacity()
+            && self.capacity() * 2 <= self.max_entries
+        {
+            let bigger = zeroed(self.capacity() * 4);
+            let old = std::mem::replace(&mut self.slots, bigger);
+            self.buckets_mask = self.capacity() / WAYS - 1;
+            self.used.store(0, Relaxed);
+            for e in old.chunks_exact(2) {
+                let (kx, d) = (e[0].load(Relaxed), e[1].load(Relaxed));
+                if d != 0 {
+                    self.store(kx ^ d, d as u32, ((d >> 32) & 0xffff) as u32);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_the_larger_bound_and_survives_growth() {
+        let mut t = Table::new(1 << 24);
+        for k in 0..100_000u64 {
+            let key = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            t.store(key, 5, 1);
+            t.store(key, 3, 1);
+        }
+        t.grow();
+        assert!(t.capacity() > START_ENTRIES);
+        let kept = (0..100_000u64)
+            .filter(|k| t.get(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)) == 5)
+            .count();
+        // Growth keeps what fitted; most of it fitted (four ways per bucket).
+        assert!(kept > 60_000, "kept {kept}");
+        assert_eq!(t.get(12345), 0);
+    }
+}
