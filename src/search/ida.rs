@@ -61,9 +61,16 @@ impl<P: Puzzle> Ida<'_, P> {
         kids.clear();
         self.scratch.clear();
         self.p.successors(s, &mut self.scratch);
+        let mut best = INFINITE;
         for (mv, state) in self.scratch.drain(..) {
+            let bound = self.p.lower_bound(&state);
+            if depth + 1 + bound > budget {
+                // Pruned by the static bound alone: no need to ask the table.
+                best = best.min(1 + bound);
+                continue;
+            }
             let ckey = self.p.key(&state);
-            let bound = self.p.lower_bound(&state).max(self.table.get(ckey));
+            self.table.prefetch(ckey);
             let priority = self.p.priority(s, &mv, &state);
             kids.push(Child {
                 mv,
@@ -73,8 +80,10 @@ impl<P: Puzzle> Ida<'_, P> {
                 priority,
             });
         }
+        for k in kids.iter_mut() {
+            k.bound = k.bound.max(self.table.get(k.key));
+        }
         kids.sort_unstable_by(|a, b| a.bound.cmp(&b.bound).then(b.priority.cmp(&a.priority)));
-        let mut best = INFINITE;
         let mut result = Ok(());
         for k in &kids {
             if depth + 1 + k.bound > budget {
