@@ -27,6 +27,16 @@
 //!   of `c` stay separated for ever: no click can take tiles of two runs.
 //! - with a smallest group of 2, a colour with a single tile can never be cleared: the board
 //!   is unsolvable (bound [`INFINITE`]).
+//!
+//! ## Forced moves (only when columns never move)
+//! - if all tiles of a colour `c` form one group `G` and nothing rests on
+//!   `G` (every cell above a cell of `G` is empty or in `G`), some optimal solution clicks
+//!   `G` first. Proof: tiles never change column and nothing is above `G`, so `c` tiles stay
+//!   the top of their columns for ever and never support or connect any other tile: every
+//!   other colour's tiles fall, group and may be clicked exactly as if `c` were not there.
+//!   So in any solution, deleting the clicks of colour `c` (at least one) and clicking `G`
+//!   first instead gives a solution no longer. (Clickability does not change either: `G`
+//!   is checked against the rules, and other groups do not depend on `c`.)
 
 use crate::bits::Bits;
 use crate::grid::{BoardError, Grid, MAX_COLOURS};
@@ -302,20 +312,7 @@ impl<B: Bits> ClickGame<B> {
                 seeds = seeds.without(group);
                 let size = group.count();
                 if size >= self.rules.min_group {
-                    let first = group.first().unwrap_or(i);
-                    let x0 = first / g.height;
-                    let mut x1 = x0;
-                    while x1 + 1 < g.width && group.meets(g.cols[x1 + 1]) {
-                        x1 += 1;
-                    }
-                    let click = Click {
-                        cell: first as u16,
-                        colour: c as u8 + 1,
-                        size: size as u16,
-                        x0: x0 as u8,
-                        x1: x1 as u8,
-                    };
-                    f(click, group);
+                    f(self.click_of(group, c, size), group);
                 }
             }
         }
@@ -461,6 +458,120 @@ impl<B: Bits> ClickGame<B> {
         }
     }
 
+    /// A group that some optimal solution clicks first (see the module docs), if there is
+    /// one: a whole colour with nothing resting on it, when columns never move.
+    #[inline]
+    pub fn forced_group(&self, b: &ClickBoard<B>) -> Option<(Click, B)> {
+        if !self.rules.columns_fixed() {
+            return None;
+        }
+        let g = &self.geom;
+        for c in 0..self.colours {
+            let plane = b.planes[c];
+            let Some(first) = plane.first() else {
+                continue;
+            };
+            let group = g.flood(B::single(first), plane);
+            if group != plane || (group.count() as u32) < self.rules.min_group {
+                continue;
+            }
+            let above = group.shl(1).without(g.bottom) & b.occupied;
+            if !above.without(group).is_empty() {
+                continue;
+            }
+            if self.rules.clickable == Clickable::Bottom && !group.meets(g.bottom) {
+                continue;
+            }
+            return Some((self.click_of(group, c, group.count()), group));
+        }
+        None
+    }
+
+    /// The children of `s` whose bound is below the parent's `total`, for a search with no
+    /// slack left. One click lowers the bound by at most one, and only by taking a whole term
+    /// away: a whole colour (colour bound) or, when columns never move, a whole run of a
+    /// colour (a group lies within one run, and other colours' runs do not change). So one
+    /// flood per run finds them all, instead of one per group. Returns the least bound of the
+    /// children left out (at least `total`).
+    fn bound_lowering_children(
+        &self,
+        s: &ClickBoard<B>,
+        total: u32,
+        out: &mut Vec<(Click, ClickBoard<B>, u32)>,
+    ) -> u32 {
+        let g = &self.geom;
+        let fixed = self.rules.columns_fixed();
+        let start = out.len();
+        for c in 0..self.colours {
+            let plane = s.planes[c];
+            if plane.is_empty() {
+                continue;
+            }
+            let mut runs = if fixed {
+                g.column_set(plane)
+            } else {
+                1 // the whole plane is one "run"
+            };
+            while runs != 0 {
+                let part = if fixed {
+                    let x0 = runs.trailing_zeros() as usize;
+                    let len = (runs >> x0).trailing_ones() as usize;
+                    runs &= !(((1u64 << len) - 1) << x0);
+                    plane & g.column_span(x0, x0 + len - 1)
+                } else {
+                    runs = 0;
+                    plane
+                };
+                let seed = part.first().expect("a run has tiles");
+                let group = g.flood(B::single(seed), plane);
+                let size = group.count();
+                if group != part
+                    || size < self.rules.min_group
+                    || (self.rules.clickable == Clickable::Bottom && !group.meets(g.bottom))
+                {
+                    continue;
+                }
+                let left = plane.count() - size;
+                if left != 0 && left < self.rules.min_group {
+                    continue; // that child cannot be cleared
+                }
+                let click = self.click_of(group, c, size);
+                let forced = fixed
+                    && left == 0
+                    && (group.shl(1).without(g.bottom) & s.occupied)
+                        .without(group)
+                        .is_empty();
+                if forced {
+                    out.truncate(start);
+                }
+                out.push((click, self.remove(s, group, click.colour), total - 1));
+                if forced {
+                    return INFINITE;
+                }
+            }
+        }
+        total
+    }
+
+    /// The click describing `group` (of 0-based colour `c`, `size` tiles).
+    #[inline]
+    fn click_of(&self, group: B, c: usize, size: u32) -> Click {
+        let g = &self.geom;
+        let first = group.first().expect("a group is not empty");
+        let x0 = first / g.height;
+        let mut x1 = x0;
+        while x1 + 1 < g.width && group.meets(g.cols[x1 + 1]) {
+            x1 += 1;
+        }
+        Click {
+            cell: first as u16,
+            colour: c as u8 + 1,
+            size: size as u16,
+            x0: x0 as u8,
+            x1: x1 as u8,
+        }
+    }
+
     /// Colours with at least one tile.
     #[inline]
     pub fn colours_left(&self, b: &ClickBoard<B>) -> u32 {
@@ -528,9 +639,93 @@ impl<B: Bits> Puzzle for ClickGame<B> {
 
     #[inline]
     fn successors(&self, s: &Self::State, out: &mut Vec<(Self::Move, Self::State)>) {
+        if let Some((click, group)) = self.forced_group(s) {
+            out.push((click, self.remove(s, group, click.colour)));
+            return;
+        }
         self.for_each_group(s, |click, group| {
             out.push((click, self.remove(s, group, click.colour)));
         });
+    }
+
+    /// Bounds each child from its parent before building it: a click of colour `c` leaves
+    /// every other colour's columns (and presence) as they were, so only `c`'s term of the
+    /// bound changes, and it can be computed from `c`'s plane minus the group, without
+    /// gravity. Only children within `max_bound` are built. A forced group (module docs),
+    /// found on the way, replaces all other children.
+    fn bounded_successors(
+        &self,
+        s: &Self::State,
+        max_bound: u32,
+        out: &mut Vec<(Self::Move, Self::State, u32)>,
+    ) -> u32 {
+        let g = &self.geom;
+        let fixed = self.rules.columns_fixed();
+        let term = |plane: B| -> u32 {
+            if plane.is_empty() {
+                0
+            } else if fixed {
+                let cols = g.column_set(plane);
+                (cols & !(cols << 1)).count_ones()
+            } else {
+                1
+            }
+        };
+        let mut terms = [0u32; MAX_COLOURS];
+        let mut total = 0;
+        for c in 0..self.colours {
+            terms[c] = term(s.planes[c]);
+            total += terms[c];
+        }
+        let start = out.len();
+        if max_bound < total {
+            return self.bound_lowering_children(s, total, out);
+        }
+        let mut pruned = INFINITE;
+        for c in 0..self.colours {
+            let plane = s.planes[c];
+            if plane.is_empty() {
+                continue;
+            }
+            let mut seeds = match self.rules.clickable {
+                Clickable::Any => plane,
+                Clickable::Bottom => plane & g.bottom,
+            };
+            while let Some(i) = seeds.first() {
+                let group = g.flood(B::single(i), plane);
+                seeds = seeds.without(group);
+                let size = group.count();
+                if size < self.rules.min_group {
+                    continue;
+                }
+                let rest = plane.without(group);
+                let left = rest.count();
+                let h = if left != 0 && left < self.rules.min_group {
+                    INFINITE
+                } else {
+                    total - terms[c] + term(rest)
+                };
+                let forced = fixed
+                    && rest.is_empty()
+                    && (group.shl(1).without(g.bottom) & s.occupied)
+                        .without(group)
+                        .is_empty();
+                if forced {
+                    out.truncate(start);
+                    pruned = INFINITE;
+                }
+                if h > max_bound {
+                    pruned = pruned.min(h);
+                } else {
+                    let click = self.click_of(group, c, size);
+                    out.push((click, self.remove(s, group, click.colour), h));
+                }
+                if forced {
+                    return pruned;
+                }
+            }
+        }
+        pruned
     }
 
     #[inline]

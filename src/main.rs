@@ -107,7 +107,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub time_limit: Option<f64>,
     /// Memory for the transposition table, in MiB.
-    #[arg(long, default_value_t = 2048)]
+    #[arg(long, default_value_t = 1024)]
     pub memory: usize,
     /// Threads (default: all cores).
     #[arg(long)]

@@ -43,6 +43,30 @@ pub trait Puzzle: Sync {
     /// Appends every legal move with the position it leads to.
     fn successors(&self, s: &Self::State, out: &mut Vec<(Self::Move, Self::State)>);
 
+    /// The children whose lower bound is at most `max_bound`, with that bound, as
+    /// (move, position, bound); returns the smallest bound among the children left out
+    /// ([`INFINITE`] if none). Puzzles that can bound a child before building it override
+    /// this to skip building the ones a search would prune.
+    fn bounded_successors(
+        &self,
+        s: &Self::State,
+        max_bound: u32,
+        out: &mut Vec<(Self::Move, Self::State, u32)>,
+    ) -> u32 {
+        let mut kids = Vec::new();
+        self.successors(s, &mut kids);
+        let mut pruned = INFINITE;
+        for (m, c) in kids {
+            let h = self.lower_bound(&c);
+            if h <= max_bound {
+                out.push((m, c, h));
+            } else {
+                pruned = pruned.min(h);
+            }
+        }
+        pruned
+    }
+
     /// A lower bound on the moves needed from `s`: never more than the true number
     /// (admissible), [`INFINITE`] if `s` cannot be solved, 0 when solved.
     fn lower_bound(&self, s: &Self::State) -> u32;

@@ -7,11 +7,19 @@
 //! another move order or in the next iterations, start from it. An iteration that fails
 //! proves the optimum is above `budget`; the first that succeeds finds an optimal solution.
 //!
+//! With more than one thread, each iteration is split at a small depth into a list of
+//! subtrees that the threads take from a shared counter; all threads share the table, so a
+//! bound proven by one prunes the others. The iteration's new bound is the least over the
+//! subtrees and the positions pruned above them.
+//!
 //! Children are tried in order of their lower bound (the table's included) and then of the
 //! puzzle's [`Puzzle::priority`], so the moves most likely to lead to a solution go first.
 //! A solution known in advance (from beam search) caps the budgets: when the lower bound
 //! reaches its length, it is proven optimal without a last iteration.
 
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use super::{Event, Outcome, SearchOptions, Table};
@@ -37,11 +45,13 @@ struct Ida<'a, P: Puzzle> {
     nodes: u64,
     path: Vec<P::Move>,
     levels: Vec<Vec<Child<P>>>,
-    scratch: Vec<(P::Move, P::State)>,
+    scratch: Vec<(P::Move, P::State, u32)>,
     deadline: Option<Instant>,
+    /// Set when another thread has found a solution.
+    found_elsewhere: &'a AtomicBool,
 }
 
-impl<P: Puzzle> Ida<'_, P> {
+impl<'a, P: Puzzle> Ida<'a, P> {
     /// Searches `s` (reached in `depth` moves, bound `h` with `depth + h <= budget`).
     /// Returns a proven lower bound on the moves `s` needs when no solution within the
     /// budget exists.
@@ -54,21 +64,17 @@ impl<P: Puzzle> Ida<'_, P> {
             return Err(Halt::Stopped);
         }
         let d = depth as usize;
-        if self.levels.len() <= d {
+        while self.levels.len() <= d {
             self.levels.push(Vec::new());
         }
         let mut kids = std::mem::take(&mut self.levels[d]);
         kids.clear();
         self.scratch.clear();
-        self.p.successors(s, &mut self.scratch);
-        let mut best = INFINITE;
-        for (mv, state) in self.scratch.drain(..) {
-            let bound = self.p.lower_bound(&state);
-            if depth + 1 + bound > budget {
-                // Pruned by the static bound alone: no need to ask the table.
-                best = best.min(1 + bound);
-                continue;
-            }
+        let mut best = self
+            .p
+            .bounded_successors(s, budget - depth - 1, &mut self.scratch)
+            .saturating_add(1);
+        for (mv, state, bound) in self.scratch.drain(..) {
             let ckey = self.p.key(&state);
             self.table.prefetch(ckey);
             let priority = self.p.priority(s, &mv, &state);
@@ -109,9 +115,149 @@ impl<P: Puzzle> Ida<'_, P> {
     }
 
     fn should_stop(&self) -> bool {
-        self.opts.stop.load(std::sync::atomic::Ordering::Relaxed)
+        self.opts.stop.load(Ordering::Relaxed)
+            || self.found_elsewhere.load(Ordering::Relaxed)
             || self.deadline.is_some_and(|t| Instant::now() >= t)
     }
+
+    fn new(p: &'a P, table: &'a Table, opts: &'a SearchOptions, found: &'a AtomicBool) -> Self {
+        Ida {
+            p,
+            table,
+            opts,
+            nodes: 0,
+            path: Vec::new(),
+            levels: Vec::new(),
+            scratch: Vec::new(),
+            deadline: opts.deadline(),
+            found_elsewhere: found,
+        }
+    }
+
+    /// The positions at depth `split` within the budget (deduplicated), with their paths,
+    /// and the least `depth + bound` over the positions pruned above them. A solved
+    /// position on the way is returned as `Err(path)`.
+    #[allow(clippy::type_complexity)]
+    fn frontier(
+        &mut self,
+        start: &P::State,
+        split: u32,
+        budget: u32,
+    ) -> Result<(Vec<(Vec<P::Move>, P::State, u64, u32)>, u32), Vec<P::Move>> {
+        let mut layer = vec![(Vec::new(), start.clone(), 0u32)];
+        let mut pruned = INFINITE;
+        let mut seen = HashSet::new();
+        for depth in 0..split {
+            let mut next = Vec::new();
+            for (path, s, _) in layer {
+                self.nodes += 1;
+                let mut kids = Vec::new();
+                let least = self.p.bounded_successors(&s, budget - depth - 1, &mut kids);
+                pruned = pruned.min((depth + 1).saturating_add(least));
+                for (m, c, h) in kids {
+                    let mut cp = path.clone();
+                    cp.push(m);
+                    if self.p.is_solved(&c) {
+                        return Err(cp);
+                    }
+                    let key = self.p.key(&c);
+                    let h = h.max(self.table.get(key));
+                    if depth + 1 + h > budget {
+                        pruned = pruned.min(depth + 1 + h);
+                    } else if seen.insert(key) {
+                        next.push((cp, c, h));
+                    }
+                }
+            }
+            layer = next;
+        }
+        layer.sort_by_key(|(_, _, h)| *h);
+        let out = layer
+            .into_iter()
+            .map(|(path, s, h)| {
+                let key = self.p.key(&s);
+                (path, s, key, h)
+            })
+            .collect();
+        Ok((out, pruned))
+    }
+}
+
+/// One iteration with `budget`, on `threads` threads.
+fn iteration<P: Puzzle>(
+    p: &P,
+    start: &P::State,
+    opts: &SearchOptions,
+    table: &Table,
+    budget: u32,
+    nodes: &mut u64,
+) -> (Result<u32, Halt>, Vec<P::Move>) {
+    const SPLIT: u32 = 2;
+    let found = AtomicBool::new(false);
+    let threads = opts.threads.max(1);
+    if threads == 1 || budget <= SPLIT + 1 {
+        let mut ida = Ida::new(p, table, opts, &found);
+        let r = ida.dfs(start, p.key(start), 0, budget);
+        *nodes += ida.nodes;
+        return (r, ida.path);
+    }
+    let mut head = Ida::new(p, table, opts, &found);
+    let (work, pruned) = match head.frontier(start, SPLIT, budget) {
+        Ok(w) => w,
+        Err(path) => {
+            *nodes += head.nodes;
+            return (Err(Halt::Found), path);
+        }
+    };
+    *nodes += head.nodes;
+    let next = AtomicUsize::new(0);
+    let least = Mutex::new(pruned);
+    let solution: Mutex<Option<Vec<P::Move>>> = Mutex::new(None);
+    let stopped = AtomicBool::new(false);
+    let total_nodes = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(work.len()) {
+            scope.spawn(|| {
+                let mut ida = Ida::new(p, table, opts, &found);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((path, s, key, _)) = work.get(i) else {
+                        break;
+                    };
+                    ida.path.clear();
+                    match ida.dfs(s, *key, SPLIT, budget) {
+                        Ok(b) => {
+                            let mut l = least.lock().expect("no thread panics holding it");
+                            *l = (*l).min(SPLIT.saturating_add(b));
+                        }
+                        Err(Halt::Found) => {
+                            if !found.swap(true, Ordering::Relaxed) {
+                                let mut full = path.clone();
+                                full.append(&mut ida.path);
+                                *solution.lock().expect("no thread panics holding it") = Some(full);
+                            }
+                            break;
+                        }
+                        Err(Halt::Stopped) => {
+                            stopped.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                }
+                total_nodes.fetch_add(ida.nodes as usize, Ordering::Relaxed);
+            });
+        }
+    });
+    *nodes += total_nodes.load(Ordering::Relaxed) as u64;
+    if let Some(path) = solution.into_inner().expect("no thread panicked") {
+        return (Err(Halt::Found), path);
+    }
+    if stopped.load(Ordering::Relaxed) {
+        return (Err(Halt::Stopped), Vec::new());
+    }
+    let least = least.into_inner().expect("no thread panicked");
+    table.store(p.key(start), least, budget);
+    (Ok(least), Vec::new())
 }
 
 /// Finds an optimal solution of `start`, proving it optimal, unless time runs out.
@@ -125,8 +271,8 @@ pub fn ida_star<P: Puzzle>(
     known: Option<Vec<P::Move>>,
     on_event: &mut dyn FnMut(Event<P::Move>),
 ) -> Outcome<P::Move> {
-    let mut table = Table::new(opts.memory);
-    ida_star_with_table(p, start, opts, known, &mut table, on_event)
+    let table = Table::new(opts.memory);
+    ida_star_with_table(p, start, opts, known, &table, on_event)
 }
 
 /// [`ida_star`] with a caller-provided table (kept between calls).
@@ -135,7 +281,7 @@ pub(crate) fn ida_star_with_table<P: Puzzle>(
     start: &P::State,
     opts: &SearchOptions,
     known: Option<Vec<P::Move>>,
-    table: &mut Table,
+    table: &Table,
     on_event: &mut dyn FnMut(Event<P::Move>),
 ) -> Outcome<P::Move> {
     let upper = known.as_ref().map_or(INFINITE, |m| m.len() as u32);
@@ -155,19 +301,7 @@ pub(crate) fn ida_star_with_table<P: Puzzle>(
             // The known solution is as short as the proven bound allows.
             return done(known, upper, upper < INFINITE, nodes);
         }
-        let mut ida = Ida {
-            p,
-            table,
-            opts,
-            nodes: 0,
-            path: Vec::new(),
-            levels: Vec::new(),
-            scratch: Vec::new(),
-            deadline: opts.deadline(),
-        };
-        let r = ida.dfs(start, p.key(start), 0, lower);
-        nodes += ida.nodes;
-        let path = std::mem::take(&mut ida.path);
+        let (r, path) = iteration(p, start, opts, table, lower, &mut nodes);
         match r {
             Err(Halt::Found) => {
                 on_event(Event::Solution {
@@ -186,7 +320,6 @@ pub(crate) fn ida_star_with_table<P: Puzzle>(
                         elapsed: opts.start.elapsed(),
                     });
                 }
-                table.grow();
             }
         }
     }

@@ -41,7 +41,7 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             time_limit: None,
-            memory: 2 << 30,
+            memory: 1 << 30,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             stop: Arc::new(AtomicBool::new(false)),
             start: Instant::now(),

@@ -7,22 +7,19 @@
 //! replaces the entry that cost the least to compute. The full 64-bit key is kept, so a wrong
 //! hit needs a 64-bit hash collision.
 //!
-//! The table starts small and doubles (between iterations, where [`Table::grow`] is called)
-//! while it is more than half full and under its memory budget, so that small searches stay
-//! small.
+//! The table takes its whole memory budget at once, as zeroed pages that the operating
+//! system hands out only when first written: a small search touches few pages and stays
+//! small, a long one fills the budget and no more.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 const WAYS: usize = 4;
 const ENTRY_BYTES: usize = 16;
-const START_ENTRIES: usize = 1 << 16;
 
 /// A lock-free table of `key → (lower bound, work)`.
 pub struct Table {
     slots: Vec<AtomicU64>,
     buckets_mask: usize,
-    max_entries: usize,
-    used: AtomicUsize,
 }
 
 fn zeroed(n: usize) -> Vec<AtomicU64> {
@@ -43,14 +40,16 @@ fn pack(bound: u32, work: u32) -> u64 {
 impl Table {
     /// A table that may grow to `memory` bytes.
     pub fn new(memory: usize) -> Table {
-        let max_entries = (memory / ENTRY_BYTES).max(WAYS).next_power_of_two() / 2;
-        let max_entries = max_entries.max(WAYS);
-        let n = START_ENTRIES.min(max_entries);
+        // the largest power of two of entries that fits the budget
+        let e = (memory / ENTRY_BYTES).max(WAYS);
+        let n = if e.is_power_of_two() {
+            e
+        } else {
+            e.next_power_of_two() / 2
+        };
         Table {
             slots: zeroed(2 * n),
             buckets_mask: n / WAYS - 1,
-            max_entries,
-            used: AtomicUsize::new(0),
         }
     }
 
@@ -121,31 +120,9 @@ impl Table {
                 victim = w;
             }
         }
-        if victim_work == 0 {
-            self.used.fetch_add(1, Relaxed);
-        }
         let nd = pack(bound, work);
         self.slots[b + 2 * victim].store(key ^ nd, Relaxed);
         self.slots[b + 2 * victim + 1].store(nd, Relaxed);
-    }
-
-    /// Doubles the table (keeping its entries) while it is over half full and may grow.
-    /// Call only while no search is using it.
-    pub fn grow(&mut self) {
-        while self.used.load(Relaxed) * 2 > self.capacity()
-            && self.capacity() * 2 <= self.max_entries
-        {
-            let bigger = zeroed(self.capacity() * 4);
-            let old = std::mem::replace(&mut self.slots, bigger);
-            self.buckets_mask = self.capacity() / WAYS - 1;
-            self.used.store(0, Relaxed);
-            for e in old.chunks_exact(2) {
-                let (kx, d) = (e[0].load(Relaxed), e[1].load(Relaxed));
-                if d != 0 {
-                    self.store(kx ^ d, d as u32, ((d >> 32) & 0xffff) as u32);
-                }
-            }
-        }
     }
 }
 
@@ -154,20 +131,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keeps_the_larger_bound_and_survives_growth() {
-        let mut t = Table::new(1 << 24);
+    fn keeps_the_larger_bound() {
+        let t = Table::new(1 << 24);
+        assert_eq!(t.capacity(), 1 << 20);
         for k in 0..100_000u64 {
             let key = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
             t.store(key, 5, 1);
             t.store(key, 3, 1);
         }
-        t.grow();
-        assert!(t.capacity() > START_ENTRIES);
         let kept = (0..100_000u64)
             .filter(|k| t.get(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)) == 5)
             .count();
-        // Growth keeps what fitted; most of it fitted (four ways per bucket).
-        assert!(kept > 60_000, "kept {kept}");
+        // A tenth full with four ways per bucket: (almost) everything fits.
+        assert!(kept > 99_000, "kept {kept}");
         assert_eq!(t.get(12345), 0);
+    }
+
+    #[test]
+    fn a_full_table_replaces_the_cheapest_entry() {
+        let t = Table::new(WAYS * ENTRY_BYTES); // one bucket of four
+        assert_eq!(t.capacity(), WAYS);
+        for (k, work) in [(1u64 << 40, 9), (2 << 40, 1), (3 << 40, 7), (4 << 40, 8)] {
+            t.store(k, 3, work);
+        }
+        t.store(5 << 40, 4, 5);
+        assert_eq!(t.get(2 << 40), 0, "the cheapest entry made room");
+        assert_eq!(t.get(1 << 40), 3);
+        assert_eq!(t.get(5 << 40), 4);
     }
 }
