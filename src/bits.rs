@@ -252,6 +252,7 @@ macro_rules! wide_binop {
         impl<const N: usize> std::ops::$trait for Wide<N> {
             type Output = Self;
             #[inline(always)]
+            #[allow(clippy::assign_op_pattern)]
             fn $f(self, rhs: Self) -> Self {
                 let mut out = self.0;
                 for (o, r) in out.iter_mut().zip(rhs.0) {

@@ -69,6 +69,7 @@ impl<B: Bits> Geometry<B> {
         let mut cols = vec![B::EMPTY; width];
         let mut rows = vec![B::EMPTY; height];
         let (mut bottom, mut top) = (B::EMPTY, B::EMPTY);
+        #[allow(clippy::needless_range_loop)]
         for x in 0..width {
             for y in 0..height {
                 cols[x].insert(idx(x, y));
@@ -405,19 +406,20 @@ impl<B: Bits> ClickGame<B> {
         out.occupied = target;
         match self.rules.sideways {
             Sideways::None => {}
-            Sideways::Left => self.close_left(&mut out, x0, x1),
+            Sideways::Left => self.close_left(&mut out),
             Sideways::Centre => self.squeeze(&mut out),
         }
         out
     }
 
-    /// Empty columns close up to the left (only columns `x0..=x1` can have emptied).
+    /// Empty columns close up to the left. Every empty column left of a tile closes, not
+    /// only those the last click emptied: a board may be given with gaps.
     #[inline]
-    fn close_left(&self, b: &mut ClickBoard<B>, x0: usize, x1: usize) {
+    fn close_left(&self, b: &mut ClickBoard<B>) {
         let g = &self.geom;
-        let emptied = (x0..=x1).any(|x| !b.occupied.meets(g.cols[x]));
-        if !emptied {
-            return;
+        let cols = g.column_set(b.occupied);
+        if cols & cols.wrapping_add(1) == 0 {
+            return; // the non-empty columns are already 0..k
         }
         let mut keep_cols = B::EMPTY;
         for x in 0..g.width {

@@ -213,23 +213,32 @@ fn solve_click<B: Bits>(
 ) -> Report {
     let opts = &setup.search;
     let clearable = game.clicks_bound(board) < INFINITE;
-    let objective = match setup.rules.objective {
+    let mut objective = match setup.rules.objective {
         Objective::Moves if clearable => Objective::Moves,
         Objective::Moves => Objective::Tiles,
         o => o,
     };
-    let note = (setup.rules.objective == Objective::Moves && !clearable).then(|| {
+    let mut note = (setup.rules.objective == Objective::Moves && !clearable).then(|| {
         "the board cannot be cleared (a colour has fewer tiles than the smallest group): \
          the answer is the fewest tiles left"
             .to_string()
     });
-    let (moves, proven, lower, nodes) = match objective {
+    let (mut moves, mut proven, mut lower, mut nodes) = match objective {
         Objective::Moves => fewest_moves(game, board, setup, on_progress),
         Objective::Tiles | Objective::Score => {
-            let (moves, proven, nodes) = fewest_tiles(game, board, opts, on_progress);
+            let score = objective == Objective::Score;
+            let (moves, proven, nodes) = fewest_tiles(game, board, opts, score, on_progress);
             (moves, proven, 0, nodes)
         }
     };
+    if objective == Objective::Moves && lower >= INFINITE {
+        // The search proved that no line of play clears the board (the bound could not
+        // tell beforehand): the answer is the fewest tiles left, as for Clickomania.
+        let (m, p, n) = fewest_tiles(game, board, opts, false, on_progress);
+        (moves, proven, lower, nodes) = (m, p, 0, nodes + n);
+        objective = Objective::Tiles;
+        note = Some("the board cannot be cleared: the answer is the fewest tiles left".into());
+    }
     let mut report = build_report(game, board, grid, setup, objective, &moves);
     report.optimal = proven;
     report.lower_bound = if objective == Objective::Moves {
@@ -289,7 +298,7 @@ fn build_report<B: Bits>(
 }
 
 /// Beam searches of growing width, then IDA*. Returns (moves, proven, lower bound, nodes).
-fn fewest_moves<P: Puzzle>(
+fn fewest_moves<P: SizedMoves>(
     p: &P,
     start: &P::State,
     setup: &Setup,
@@ -297,7 +306,6 @@ fn fewest_moves<P: Puzzle>(
 ) -> (Vec<P::Move>, bool, u32, u64)
 where
     P::Move: Sized,
-    P: SizedMoves,
 {
     let opts = &setup.search;
     let mut best: Option<Vec<P::Move>> = None;
@@ -320,11 +328,17 @@ where
     } else {
         &[1, 16, 256]
     };
-    for &w in widths {
-        if opts.should_stop() {
+    // The greedy descent (width 1) runs even when no time is left: an anytime answer
+    // should be a solution whenever one is easy to find.
+    let unlimited = SearchOptions {
+        time_limit: None,
+        ..opts.clone()
+    };
+    for (i, &w) in widths.iter().enumerate() {
+        if i > 0 && opts.should_stop() {
             break;
         }
-        if let Some(m) = beam_search(p, start, w, opts) {
+        if let Some(m) = beam_search(p, start, w, if i == 0 { &unlimited } else { opts }) {
             improve(&m, &mut best, on_progress);
         }
     }
@@ -358,27 +372,46 @@ impl<B: Bits> SizedMoves for ClickGame<B> {
     }
 }
 
-/// Fewest tiles left, then fewest clicks: an exhaustive search over positions with a table
-/// of solved ones. Returns (moves, proven, nodes); on time-out the best found so far.
+/// Fewest tiles left, then fewest clicks (or with `score`: the highest SameGame score, then
+/// fewest clicks): an exhaustive search over positions with a table of solved ones.
+/// Returns (moves, proven, nodes); on time-out the best found so far.
 fn fewest_tiles<B: Bits>(
     game: &ClickGame<B>,
     board: &ClickBoard<B>,
     opts: &SearchOptions,
+    score: bool,
     on_progress: &mut dyn FnMut(Progress),
 ) -> (Vec<Click>, bool, u64) {
     struct Ctx<'a, B: Bits> {
         game: &'a ClickGame<B>,
         opts: &'a SearchOptions,
-        memo: HashMap<u64, (u32, u32)>,
+        score: bool,
+        memo: HashMap<u64, (i64, u32)>,
         nodes: u64,
         stopped: bool,
         path: Vec<Click>,
-        best: Option<(u32, Vec<Click>)>,
+        best: Option<(i64, Vec<Click>)>,
         on_progress: &'a mut dyn FnMut(Progress),
     }
     impl<B: Bits> Ctx<'_, B> {
-        /// The best (tiles left, clicks) reachable from `s`.
-        fn value(&mut self, s: &ClickBoard<B>) -> (u32, u32) {
+        /// What is minimised at the end of a line: tiles left, or minus the clearing bonus.
+        fn end_cost(&self, s: &ClickBoard<B>) -> i64 {
+            match (self.score, s.is_empty()) {
+                (false, _) => s.tiles() as i64,
+                (true, true) => -1000,
+                (true, false) => 0,
+            }
+        }
+        /// What a click adds to the cost: nothing, or minus its score.
+        fn step_cost(&self, c: &Click) -> i64 {
+            if self.score {
+                -samegame_score([c.size as u32], false)
+            } else {
+                0
+            }
+        }
+        /// The best (cost, clicks) reachable from `s`.
+        fn value(&mut self, s: &ClickBoard<B>) -> (i64, u32) {
             let key = self.game.key(s);
             if let Some(&v) = self.memo.get(&key) {
                 return v;
@@ -386,17 +419,19 @@ fn fewest_tiles<B: Bits>(
             self.nodes += 1;
             if self.stopped || (self.nodes & 0xff == 0 && self.opts.should_stop()) {
                 self.stopped = true;
-                return (INFINITE, 0);
+                return (i64::MAX, 0);
             }
             let groups = self.game.groups(s);
-            let mut v = (s.tiles(), 0);
+            let mut v = (self.end_cost(s), 0);
             if groups.is_empty() {
+                let cost =
+                    self.end_cost(s) + self.path.iter().map(|c| self.step_cost(c)).sum::<i64>();
                 let better = self
                     .best
                     .as_ref()
-                    .is_none_or(|(t, m)| (s.tiles(), self.path.len()) < (*t, m.len()));
+                    .is_none_or(|(t, m)| (cost, self.path.len()) < (*t, m.len()));
                 if better {
-                    self.best = Some((s.tiles(), self.path.clone()));
+                    self.best = Some((cost, self.path.clone()));
                     (self.on_progress)(Progress::Solution {
                         moves: self.path.len(),
                         tiles_left: s.tiles() as usize,
@@ -408,13 +443,13 @@ fn fewest_tiles<B: Bits>(
                     });
                 }
             } else {
-                v = (INFINITE, 0);
+                v = (i64::MAX, 0);
                 for (click, group) in groups {
                     let child = self.game.remove(s, group, click.colour);
                     self.path.push(click);
                     let (t, m) = self.value(&child);
                     self.path.pop();
-                    v = v.min((t, m + 1));
+                    v = v.min((t.saturating_add(self.step_cost(&click)), m + 1));
                 }
             }
             if !self.stopped {
@@ -426,6 +461,7 @@ fn fewest_tiles<B: Bits>(
     let mut ctx = Ctx {
         game,
         opts,
+        score,
         memo: HashMap::new(),
         nodes: 0,
         stopped: false,
@@ -433,7 +469,7 @@ fn fewest_tiles<B: Bits>(
         best: None,
         on_progress,
     };
-    let (target, _) = ctx.value(board);
+    ctx.value(board);
     let proven = !ctx.stopped;
     if !proven {
         return (ctx.best.map(|b| b.1).unwrap_or_default(), false, ctx.nodes);
@@ -450,16 +486,16 @@ fn fewest_tiles<B: Bits>(
             .groups(&s)
             .into_iter()
             .map(|(c, g)| (c, game.remove(&s, g, c.colour)))
-            .find(|(_, child)| {
+            .find(|(c, child)| {
                 ctx.memo
                     .get(&game.key(child))
-                    .is_some_and(|&(t, m)| (t, m + 1) == here)
+                    .is_some_and(|&(t, m)| (t + ctx.step_cost(c), m + 1) == here)
             })
             .expect("the table holds the optimal line");
         moves.push(next.0);
         s = next.1;
     }
-    debug_assert_eq!(s.tiles(), target);
+    debug_assert_eq!(ctx.end_cost(&s), ctx.memo[&game.key(&s)].0);
     (moves, true, ctx.nodes)
 }
 

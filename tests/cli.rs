@@ -1,0 +1,549 @@
+//! The `tumble` command line: every subcommand, its output formats and its errors (one line
+//! on stderr, exit code 2, never a panic). Expected optima come from the reference brute
+//! force of `tests/common` or from the shared data file.
+
+mod common;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use common::{bfs_optimum, fewest_tiles, random_board, replay, Cell, RefBoard, Rng};
+use tumble::rules::{Game, Rules};
+
+fn tumble() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tumble"))
+}
+
+/// Runs `tumble args` (with `stdin` if given): (exit code, stdout, stderr).
+fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut cmd = tumble();
+    cmd.args(args);
+    if let Some(s) = stdin {
+        cmd.write_stdin(s);
+    }
+    let out = cmd.output().expect("tumble runs");
+    (
+        out.status
+            .code()
+            .expect("tumble exits with a code, not a signal"),
+        String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    )
+}
+
+/// `tumble args` must fail with exit code 2 and exactly one line on stderr that mentions
+/// every one of `needles`, and must not panic.
+fn assert_error(args: &[&str], stdin: Option<&str>, needles: &[&str]) {
+    let (code, _out, err) = run(args, stdin);
+    assert!(!err.contains("panicked"), "tumble {args:?} panicked: {err}");
+    assert_eq!(code, 2, "tumble {args:?}: exit code (stderr: {err})");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "tumble {args:?}: stderr must be one line: {err:?}"
+    );
+    for n in needles {
+        assert!(
+            err.contains(n),
+            "tumble {args:?}: the error should mention {n:?}: {err}"
+        );
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `tumble solve --json args...`: the one JSON object it prints.
+fn solve_json(args: &[&str], stdin: Option<&str>) -> Value {
+    let mut all = vec!["solve", "--json"];
+    all.extend_from_slice(args);
+    let (code, out, err) = run(&all, stdin);
+    assert_eq!(code, 0, "tumble {all:?} failed: {err}");
+    let v: Value = serde_json::from_str(&out)
+        .unwrap_or_else(|e| panic!("stdout is not exactly one JSON value ({e}): {out:?}"));
+    assert!(v.is_object(), "the JSON is an object: {out}");
+    for key in [
+        "game",
+        "width",
+        "height",
+        "board",
+        "moves",
+        "length",
+        "optimal",
+        "lower_bound",
+        "nodes",
+        "elapsed_ms",
+    ] {
+        assert!(v.get(key).is_some(), "JSON key {key} missing: {out}");
+    }
+    for m in v["moves"].as_array().expect("moves is an array") {
+        assert!(m["x"].is_u64() && m["y"].is_u64(), "move x,y: {m}");
+        assert!(
+            m["colour"].is_string() && m["size"].is_u64(),
+            "move colour,size: {m}"
+        );
+    }
+    assert_eq!(
+        v["length"].as_u64().unwrap() as usize,
+        v["moves"].as_array().unwrap().len()
+    );
+    v
+}
+
+/// The clicks of a JSON answer.
+fn clicks_of(v: &Value) -> Vec<Cell> {
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["x"].as_u64().unwrap() as usize,
+                m["y"].as_u64().unwrap() as usize,
+            )
+        })
+        .collect()
+}
+
+/// Clicks as `tumble check` reads them.
+fn moves_arg(clicks: &[Cell]) -> String {
+    clicks
+        .iter()
+        .map(|(x, y)| format!("({x},{y})"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `tumble check` must say the answer clears the board.
+fn assert_check_clears(game: &str, board: &str, clicks: &[Cell]) {
+    let moves = moves_arg(clicks);
+    let (code, out, err) = run(&["check", "--game", game, board, &moves], None);
+    assert_eq!(code, 0, "check failed: {err}\n{out}");
+    let want = format!("cleared in {} moves", clicks.len());
+    assert!(out.contains(&want), "check should print {want:?}:\n{out}");
+}
+
+fn rules(game: Game) -> Rules {
+    game.rules().unwrap()
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("tumble-cli-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn solve_without_a_board_proves_the_dust_board() {
+    let (code, out, err) = run(&["solve"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("optimal: 11 moves (proven)"), "{out}");
+    assert!(out.starts_with("dust 8×6"), "{out}");
+}
+
+#[test]
+fn solve_inline_boards_proves_the_brute_force_optimum() {
+    let mut rng = Rng(7);
+    for (i, game) in [Game::Former, Game::Figure, Game::Dust].iter().enumerate() {
+        for _ in 0..3 {
+            let r = random_board(&mut rng, 3 + i % 2, 3, 3, true);
+            let Some(o) = bfs_optimum(&r, &rules(*game)) else {
+                continue;
+            };
+            let board = r.inline();
+            let (code, out, err) = run(&["solve", "--game", game.name(), &board], None);
+            assert_eq!(code, 0, "{err}");
+            let want = format!("optimal: {} (proven)", plural(o, "move"));
+            assert!(out.contains(&want), "{game} {board}: want {want:?}\n{out}");
+        }
+    }
+}
+
+#[test]
+fn solve_reads_a_file_with_comments_and_crlf() {
+    let r = RefBoard::from_rows_top(&["ABBA", "BAAB", "ABBA"]);
+    let o = bfs_optimum(&r, &rules(Game::Former)).unwrap();
+    let text = format!("# a board\r\n{}\r\n", r.rows_top().join("\r\n"));
+    let path = temp_file("board.txt", &text);
+    let v = solve_json(&["--game", "former", path.to_str().unwrap()], None);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(v["board"], r.inline());
+    assert_eq!(v["length"].as_u64().unwrap() as usize, o);
+    assert_eq!(v["optimal"], true);
+}
+
+#[test]
+fn solve_reads_stdin() {
+    let r = RefBoard::from_rows_top(&["zz3", "3z@", "@33"]);
+    let o = bfs_optimum(&r, &rules(Game::Dust)).unwrap();
+    let v = solve_json(&["--game", "dust", "-"], Some(&r.rows_top().join("\n")));
+    assert_eq!(
+        v["board"],
+        r.inline(),
+        "colours print as the input wrote them"
+    );
+    assert_eq!(v["length"].as_u64().unwrap() as usize, o);
+    // and in text mode
+    let (code, out, _) = run(&["solve", "--game", "dust", "-"], Some(&r.inline()));
+    assert_eq!(code, 0);
+    assert!(out.contains(&format!("optimal: {} (proven)", plural(o, "move"))));
+}
+
+#[test]
+fn json_answer_replays_to_an_empty_board() {
+    let mut rng = Rng(11);
+    for game in [Game::Former, Game::Figure, Game::Dust] {
+        let r = random_board(&mut rng, 4, 3, 3, false);
+        let Some(o) = bfs_optimum(&r, &rules(game)) else {
+            continue;
+        };
+        let v = solve_json(&["--game", game.name(), &r.inline()], None);
+        assert_eq!(v["game"], game.name());
+        assert_eq!(
+            (v["width"].as_u64(), v["height"].as_u64()),
+            (Some(4), Some(3))
+        );
+        assert_eq!(v["length"].as_u64().unwrap() as usize, o);
+        assert_eq!(v["optimal"], true);
+        assert!(v["lower_bound"].as_u64().unwrap() as usize <= o);
+        let clicks = clicks_of(&v);
+        // through the reference simulator, with the sizes the JSON claims
+        let (end, sizes) = replay(&r, &rules(game), &clicks).expect("legal moves");
+        assert!(end.is_empty());
+        let claimed: Vec<usize> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["size"].as_u64().unwrap() as usize)
+            .collect();
+        assert_eq!(claimed, sizes);
+        // and through `tumble check`
+        assert_check_clears(game.name(), &r.inline(), &clicks);
+    }
+}
+
+#[test]
+fn time_limit_zero_gives_an_unproven_solution() {
+    // The hardest Former board of the shared data (its proof takes minutes).
+    let hard = common::former_of("2024-12-07");
+    let (code, out, err) = run(
+        &[
+            "solve",
+            "--game",
+            "former",
+            "--time-limit",
+            "0",
+            &hard.board,
+        ],
+        None,
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("best found:"), "{out}");
+    assert!(out.contains("not proven optimal"), "{out}");
+    let v = solve_json(
+        &["--game", "former", "--time-limit", "0", &hard.board],
+        None,
+    );
+    assert_eq!(v["optimal"], false);
+    let len = v["length"].as_u64().unwrap() as usize;
+    assert!(
+        len >= hard.optimum,
+        "shorter than the proven optimum: {len}"
+    );
+    assert!(v["lower_bound"].as_u64().unwrap() as usize <= hard.optimum);
+    let r = RefBoard::from_inline(&hard.board);
+    let (end, _) = replay(&r, &rules(Game::Former), &clicks_of(&v)).expect("legal moves");
+    assert!(end.is_empty(), "the best found clears the board");
+}
+
+#[test]
+fn check_accepts_a_legal_solution() {
+    let board = "AAB,ABB,BAA";
+    let r = RefBoard::from_inline(board);
+    let clicks = [(0, 0), (0, 0), (1, 0), (1, 0)];
+    // the reference agrees that this line clears the board
+    let (end, _) = replay(&r, &rules(Game::Former), &clicks).unwrap();
+    assert!(end.is_empty());
+    assert_check_clears("former", board, &clicks);
+    // the comma form of moves is read too
+    let (code, out, _) = run(
+        &["check", "--game", "former", board, "0,0 0,0 1,0 1,0"],
+        None,
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("cleared in 4 moves"), "{out}");
+}
+
+#[test]
+fn check_reports_an_illegal_move() {
+    // (board, game, moves, number of the illegal move, words of the reason)
+    let cases: &[(&str, &str, &str, usize, &str)] = &[
+        ("AAB,ABB,BAA", "former", "(0,0) (0,2)", 2, "empty"),
+        ("AAB,ABB,BAA", "former", "(3,0)", 1, "outside"),
+        ("AB,BA", "figure", "(0,1)", 1, "bottom"),
+        ("AAB,ABA", "clickomania", "(0,0) (0,0)", 2, "smallest"),
+    ];
+    for &(board, game, moves, k, why) in cases {
+        // the reference agrees on which move is illegal
+        let r = RefBoard::from_inline(board);
+        let rules = game.parse::<Game>().unwrap().rules().unwrap();
+        let clicks: Vec<Cell> = moves
+            .split_whitespace()
+            .map(|t| {
+                let (x, y) = t
+                    .trim_matches(|c| c == '(' || c == ')')
+                    .split_once(',')
+                    .unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        assert_eq!(replay(&r, &rules, &clicks).unwrap_err(), (k, why));
+        let (code, out, err) = run(&["check", "--game", game, board, moves], None);
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(code, 1, "{board} {moves}: {out} {err}");
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("illegal move {k}:")))
+            .unwrap_or_else(|| panic!("no 'illegal move {k}:' line:\n{out}"));
+        assert!(line.contains(why), "reason should mention {why:?}: {line}");
+    }
+}
+
+#[test]
+fn check_reports_a_board_left_unclear() {
+    let board = "AAB,ABB,BAA";
+    let (end, _) = replay(
+        &RefBoard::from_inline(board),
+        &rules(Game::Former),
+        &[(2, 2)],
+    )
+    .unwrap();
+    let (code, out, _) = run(&["check", "--game", "former", board, "(2,2)"], None);
+    assert_eq!(code, 0);
+    let want = format!("not cleared: {} tiles left after 1 moves", end.tiles());
+    assert!(out.contains(&want), "{out}");
+}
+
+#[test]
+fn gen_is_reproducible_and_its_boards_solve() {
+    let gen = |seed: &str| {
+        let (code, out, err) = run(&["gen", "--game", "figure", "--seed", seed], None);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let a = gen("42");
+    assert_eq!(a, gen("42"), "same seed, same board");
+    assert_ne!(a, gen("43"), "another seed, another board");
+    let rows: Vec<&str> = a.lines().collect();
+    assert_eq!(rows.len(), 5, "figure boards are 5 high: {a}");
+    assert!(rows
+        .iter()
+        .all(|r| r.chars().count() == 5 && !r.contains('.')));
+    let r = RefBoard::from_rows_top(&rows);
+    assert!(r.colours_left() <= 4);
+    // it parses and solves (the text as printed, through stdin)
+    let v = solve_json(&["--game", "figure", "-"], Some(&a));
+    assert_eq!(v["board"], r.inline());
+    assert_eq!(v["optimal"], true);
+    let (end, _) = replay(&r, &rules(Game::Figure), &clicks_of(&v)).unwrap();
+    assert!(end.is_empty());
+
+    // a custom size, against the brute force
+    let (code, out, _) = run(
+        &[
+            "gen",
+            "--game",
+            "dust",
+            "--width",
+            "4",
+            "--height",
+            "3",
+            "--colours",
+            "3",
+            "--seed",
+            "5",
+        ],
+        None,
+    );
+    assert_eq!(code, 0);
+    let r = RefBoard::from_rows_top(&out.lines().collect::<Vec<_>>());
+    assert_eq!((r.width(), r.height()), (4, 3));
+    assert!(r.colours_left() <= 3);
+    let o = bfs_optimum(&r, &rules(Game::Dust)).unwrap();
+    let v = solve_json(&["--game", "dust", &r.inline()], None);
+    assert_eq!(v["length"].as_u64().unwrap() as usize, o);
+}
+
+#[test]
+fn bench_compares_with_the_expected_optima() {
+    let mut rng = Rng(3);
+    let mut lines = vec!["# tiny boards with brute-force optima".to_string()];
+    let mut wrong = Vec::new();
+    for game in [Game::Former, Game::Figure, Game::Dust] {
+        let r = random_board(&mut rng, 3, 3, 3, false);
+        let o = bfs_optimum(&r, &rules(game)).unwrap();
+        lines.push(format!("{}|{}|{o}", game.name(), r.inline()));
+        wrong.push(format!("{}|{}|{}", game.name(), r.inline(), o + 1));
+    }
+    let good = temp_file("bench-good.txt", &lines.join("\n"));
+    let bad = temp_file("bench-bad.txt", &wrong.join("\n"));
+    let (code, out, err) = run(&["bench", "--json", good.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["totals"]["boards"], 3);
+    assert_eq!(v["totals"]["proven"], 3);
+    assert_eq!(v["totals"]["mismatches"], 0);
+    let (code, out, _) = run(&["bench", bad.to_str().unwrap()], None);
+    assert_eq!(code, 1, "a wrong expected optimum is a failure: {out}");
+    assert!(out.contains("MISMATCH"), "{out}");
+    std::fs::remove_file(good).ok();
+    std::fs::remove_file(bad).ok();
+    assert_error(&["bench", "no/such/file.txt"], None, &["no/such/file.txt"]);
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
+    // ragged rows: the row is named
+    assert_error(
+        &["solve", "--game", "former", "ABC,AB,ABC"],
+        None,
+        &["row 2"],
+    );
+    assert_error(
+        &["solve", "--game", "former", "-"],
+        Some("ABC\nABC\nAB\n"),
+        &["row 3", "line 3"],
+    );
+    // a floating tile: the cell, line and column are named
+    assert_error(
+        &["solve", "--game", "former", "-"],
+        Some("AB\n.B\nAB\n"),
+        &["(0,1)", "line 2", "column 1"],
+    );
+    // 17 colours: the 17th is named
+    assert_error(
+        &["solve", "--game", "former", "ABCDEFGHIJKLMNOPQ"],
+        None,
+        &["17", "'Q'", "column 17"],
+    );
+    // a bad character
+    assert_error(
+        &["solve", "--game", "former", "-"],
+        Some("AB\nA\u{7}\n"),
+        &["line 2", "column 2"],
+    );
+    // a board bigger than the limit
+    let big = vec!["AB".repeat(15); 30].join(",");
+    assert_error(&["solve", "--game", "former", &big], None, &["30×30"]);
+    assert_error(
+        &["check", "--game", "samegame", &big, "(0,0)"],
+        None,
+        &["30×30"],
+    );
+    // an unknown game
+    assert_error(&["solve", "--game", "tetris", "AB,AB"], None, &["tetris"]);
+    assert_error(&["solve", "tetris|AB,AB"], None, &[]);
+    // an unreadable file
+    assert_error(&["solve", "no/such/file.txt"], None, &["no/such/file.txt"]);
+    assert_error(
+        &["check", "no/such/file.txt", "(0,0)"],
+        None,
+        &["no/such/file.txt"],
+    );
+    // bad move strings: the move is named
+    assert_error(
+        &["check", "--game", "former", "AB,AB", "(0,0) xx"],
+        None,
+        &["move 2"],
+    );
+    assert_error(
+        &["check", "--game", "former", "AB,AB", "(1,a)"],
+        None,
+        &["move 1"],
+    );
+    assert_error(
+        &["check", "--game", "former", "AB,AB", "(-1,0)"],
+        None,
+        &["move 1"],
+    );
+    // an empty board text, a board of no usual size without --game
+    assert_error(&["solve", "-"], Some("# nothing\n"), &["empty"]);
+    assert_error(&["solve", "AB,AB"], None, &["--game"]);
+    // bad options
+    assert_error(
+        &["solve", "--game", "former", "--min-group", "0", "AB"],
+        None,
+        &["min-group"],
+    );
+    assert_error(
+        &["solve", "--game", "former", "--time-limit", "-1", "AB"],
+        None,
+        &[],
+    );
+    assert_error(&["gen", "--colours", "17"], None, &["colours"]);
+    assert_error(&["gen", "--width", "0"], None, &["width"]);
+    assert_error(&["frobnicate"], None, &[]);
+}
+
+#[test]
+fn an_empty_board_is_solved_in_zero_moves() {
+    let (code, out, err) = run(&["solve", "--game", "former", "...,..."], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("optimal: 0 moves (proven)"), "{out}");
+    let v = solve_json(&["--game", "former", "...,..."], None);
+    assert_eq!(v["length"], 0);
+    assert_eq!(v["optimal"], true);
+}
+
+#[test]
+fn unclearable_clickomania_reports_the_fewest_tiles_left() {
+    let rules = Game::Clickomania.rules().unwrap();
+    let mut seen = 0;
+    let mut rng = Rng(99);
+    for _ in 0..40 {
+        let r = random_board(&mut rng, 4, 3, 3, true);
+        if r.is_empty() || bfs_optimum(&r, &rules).is_some() {
+            continue;
+        }
+        seen += 1;
+        let (tiles, clicks) = fewest_tiles(&r, &rules);
+        assert!(tiles > 0);
+        let (code, out, err) = run(&["solve", "--game", "clickomania", &r.inline()], None);
+        assert_eq!(code, 0, "{err}");
+        let want = format!(
+            "optimal: {} left in {} (proven)",
+            plural(tiles, "tile"),
+            plural(clicks, "move")
+        );
+        assert!(out.contains(&want), "{}: want {want:?}\n{out}", r.inline());
+        if seen == 4 {
+            break;
+        }
+    }
+    assert!(seen > 0, "no unclearable board drawn");
+}
+
+#[test]
+fn unclearable_board_under_fewest_moves_says_so() {
+    // Former with groups of 2+: two A tiles that never meet.
+    let r = RefBoard::from_inline("A,B,A");
+    let args = ["--game", "former", "--min-group", "2", "A,B,A"];
+    let mut rules = Game::Former.rules().unwrap();
+    rules.min_group = 2;
+    assert_eq!(bfs_optimum(&r, &rules), None);
+    let (tiles, clicks) = fewest_tiles(&r, &rules);
+    let mut all = vec!["solve"];
+    all.extend_from_slice(&args);
+    let (code, out, err) = run(&all, None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("cannot be cleared"), "{out}");
+    let want = format!(
+        "{} left in {}",
+        plural(tiles, "tile"),
+        plural(clicks, "move")
+    );
+    assert!(out.contains(&want), "want {want:?}\n{out}");
+}

@@ -1,0 +1,383 @@
+//! The bitboard engine against the plain reference simulator of `tests/common`: random
+//! boards under every rule set, random legal play, cell-for-cell comparison after every move
+//! and the same set of clickable groups at every step; bounds and `solve` against brute force.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+
+use common::{
+    best_score, bfs_optimum, fewest_tiles, random_board, replay, Cell, RefBoard, Rng, EMPTY,
+};
+use tumble::bits::{Bits, Wide};
+use tumble::click::{ClickBoard, ClickGame};
+use tumble::grid::Grid;
+use tumble::puzzle::INFINITE;
+use tumble::rules::{Clickable, Game, Objective, Rules, Sideways};
+use tumble::solve::{dispatch, solve, Setup, WithEngine};
+
+/// A named game or a custom combination of knobs (objective: fewest moves).
+fn rules_strategy() -> impl Strategy<Value = (Game, Rules)> {
+    let named = prop::sample::select(vec![
+        Game::Former,
+        Game::Figure,
+        Game::Dust,
+        Game::Samegame,
+        Game::Clickomania,
+    ])
+    .prop_map(|g| (g, g.rules().unwrap()));
+    let custom = (
+        prop::sample::select(vec![Clickable::Any, Clickable::Bottom]),
+        1u32..=3,
+        prop::sample::select(vec![Sideways::None, Sideways::Left, Sideways::Centre]),
+    )
+        .prop_map(|(clickable, min_group, sideways)| {
+            (
+                Game::Former,
+                Rules {
+                    clickable,
+                    min_group,
+                    sideways,
+                    objective: Objective::Moves,
+                },
+            )
+        });
+    prop_oneof![named, custom]
+}
+
+/// The engine's board as the reference's text rows (top first).
+fn engine_rows<B: Bits>(game: &ClickGame<B>, b: &ClickBoard<B>) -> Vec<String> {
+    game.grid(b).rows()
+}
+
+fn cells_of<B: Bits>(game: &ClickGame<B>, group: B) -> BTreeSet<Cell> {
+    group.iter().map(|i| game.geom.coords(i)).collect()
+}
+
+/// Checks one position: cells, the set of clickable groups (with their click data),
+/// `group_at` and `legal_click` at a few random cells.
+fn compare_position<B: Bits>(
+    game: &ClickGame<B>,
+    b: &ClickBoard<B>,
+    r: &RefBoard,
+    rules: &Rules,
+    rng: &mut Rng,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(engine_rows(game, b), r.rows_top(), "cells differ");
+    prop_assert_eq!(b.tiles() as usize, r.tiles());
+    prop_assert_eq!(b.is_empty(), r.is_empty());
+    prop_assert_eq!(game.colours_left(b) as usize, r.colours_left());
+
+    let engine_groups = game.groups(b);
+    let mut engine_set = BTreeSet::new();
+    for (click, group) in &engine_groups {
+        let cells = cells_of(game, *group);
+        let (cx, cy) = game.click_xy(click);
+        prop_assert!(cells.contains(&(cx, cy)), "click cell outside its group");
+        prop_assert_eq!(click.size as usize, cells.len());
+        let sym = game.grid(b).symbol(click.colour);
+        prop_assert_eq!(sym as u8, r.get(cx, cy), "click colour");
+        let x0 = cells.iter().map(|c| c.0).min().unwrap();
+        let x1 = cells.iter().map(|c| c.0).max().unwrap();
+        prop_assert_eq!((click.x0 as usize, click.x1 as usize), (x0, x1));
+        engine_set.insert(cells);
+    }
+    prop_assert_eq!(
+        engine_set.len(),
+        engine_groups.len(),
+        "a group listed twice"
+    );
+    let ref_set: BTreeSet<BTreeSet<Cell>> = r.clickable_groups(rules).into_iter().collect();
+    prop_assert_eq!(engine_set, ref_set, "clickable groups differ");
+
+    // Random cells, some outside the board.
+    let (w, h) = (r.width(), r.height());
+    for _ in 0..3 {
+        let x = rng.below(w + 1);
+        let y = rng.below(h + 1);
+        let inside = x < w && y < h;
+        let at = game.group_at(b, x, y);
+        if inside && r.get(x, y) != EMPTY {
+            let (click, group) = at.expect("group_at finds the tile's group");
+            prop_assert_eq!(cells_of(game, group), r.flood(x, y));
+            prop_assert_eq!(click.size as usize, r.flood(x, y).len());
+        } else {
+            prop_assert!(at.is_none(), "group_at on an empty or outside cell");
+        }
+        match (game.legal_click(b, x, y), r.click(x, y, rules)) {
+            (Ok((_, g)), Ok((_, rg))) => prop_assert_eq!(cells_of(game, g), rg),
+            (Err(e), Err(_)) => prop_assert!(!e.is_empty() && !e.contains('\n')),
+            (e, rr) => prop_assert!(
+                false,
+                "legal_click disagrees at ({},{}): engine {:?}, reference {:?}",
+                x,
+                y,
+                e.map(|_| ()),
+                rr.map(|_| ())
+            ),
+        }
+    }
+    Ok(())
+}
+
+/// Plays random legal moves to the end on both, comparing after every move. Returns the
+/// number of moves played.
+fn play<B: Bits>(
+    game: &ClickGame<B>,
+    start: ClickBoard<B>,
+    r0: &RefBoard,
+    rules: &Rules,
+    rng: &mut Rng,
+) -> Result<usize, TestCaseError> {
+    let mut b = start;
+    let mut r = r0.clone();
+    let mut moves = 0;
+    loop {
+        compare_position(game, &b, &r, rules, rng)?;
+        let groups = r.clickable_groups(rules);
+        if groups.is_empty() {
+            return Ok(moves);
+        }
+        let g = &groups[rng.below(groups.len())];
+        let (x, y) = *g.iter().nth(rng.below(g.len())).unwrap();
+        let (click, group) = game
+            .legal_click(&b, x, y)
+            .map_err(|e| TestCaseError::fail(format!("legal move ({x},{y}) refused: {e}")))?;
+        b = game.remove(&b, group, click.colour);
+        r = r.click(x, y, rules).unwrap().0;
+        // Gravity holds after every move under every rule set.
+        prop_assert!(r.obeys_gravity());
+        moves += 1;
+    }
+}
+
+/// Runs [`play`] with the engine `dispatch` picks.
+struct Play<'a> {
+    r: &'a RefBoard,
+    rules: Rules,
+    rng: &'a mut Rng,
+}
+
+impl WithEngine for Play<'_> {
+    type Output = Result<usize, TestCaseError>;
+    fn run<B: Bits>(self, game: ClickGame<B>, board: ClickBoard<B>) -> Self::Output {
+        play(&game, board, self.r, &self.rules, self.rng)
+    }
+}
+
+fn grid_of(r: &RefBoard) -> Grid {
+    Grid::parse(&r.inline()).expect("a reference board parses")
+}
+
+/// Plays on the dispatched engine and on `Wide<8>` (the widest), from the same seed.
+fn check_board(r: &RefBoard, rules: Rules, seed: u64) -> Result<usize, TestCaseError> {
+    let grid = grid_of(r);
+    prop_assert_eq!(grid.rows(), r.rows_top(), "parse and print round trip");
+    let mut rng = Rng(seed);
+    let n = dispatch(
+        &grid,
+        rules,
+        Play {
+            r,
+            rules,
+            rng: &mut rng,
+        },
+    )
+    .map_err(|e| TestCaseError::fail(e.to_string()))??;
+    let (game, board) = ClickGame::<Wide<8>>::new(&grid, rules).unwrap();
+    let mut rng = Rng(seed);
+    let n8 = play(&game, board, r, &rules, &mut rng)?;
+    prop_assert_eq!(n, n8);
+    Ok(n)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Small and medium boards (1×1 up to 12×12) under every rule set.
+    #[test]
+    fn engine_matches_reference(
+        (_game, rules) in rules_strategy(),
+        w in 1usize..=12,
+        h in 1usize..=12,
+        colours in 1usize..=6,
+        holes in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng(seed);
+        let r = random_board(&mut rng, w, h, colours, holes);
+        check_board(&r, rules, rng.next())?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    /// Boards of more than 64 cells (multi-word bitboards), up to 22×22 and 8×64 / 64×8.
+    #[test]
+    fn engine_matches_reference_on_big_boards(
+        (_game, rules) in rules_strategy(),
+        (w, h) in prop_oneof![
+            (9usize..=22, 9usize..=22),
+            Just((10, 10)),
+            Just((15, 15)),
+            Just((64, 8)),
+            Just((8, 64)),
+            Just((1, 64)),
+            Just((64, 1)),
+        ],
+        colours in 1usize..=6,
+        holes in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng(seed);
+        let r = random_board(&mut rng, w, h, colours, holes);
+        check_board(&r, rules, rng.next())?;
+    }
+}
+
+/// Bounds of the engine at one position of a tiny board, against the brute force.
+struct Bounds<'a> {
+    r: &'a RefBoard,
+    rules: Rules,
+}
+
+impl WithEngine for Bounds<'_> {
+    type Output = Result<(), TestCaseError>;
+    fn run<B: Bits>(self, game: ClickGame<B>, board: ClickBoard<B>) -> Self::Output {
+        let opt = bfs_optimum(self.r, &self.rules);
+        let bound = game.clicks_bound(&board);
+        if let Some(o) = opt {
+            prop_assert!(
+                bound as usize <= o,
+                "clicks_bound {} > optimum {}",
+                bound,
+                o
+            );
+            prop_assert!(game.colours_left(&board) as usize <= o);
+            if self.rules.sideways == Sideways::None {
+                let runs = game.column_runs(&board);
+                prop_assert!(runs as usize <= o, "column_runs {} > optimum {}", runs, o);
+            }
+        }
+        if bound >= INFINITE {
+            prop_assert_eq!(opt, None, "bound says unclearable but it clears");
+        }
+        Ok(())
+    }
+}
+
+/// A tiny board: at most 12 cells.
+fn tiny_size() -> impl Strategy<Value = (usize, usize)> {
+    (1usize..=6).prop_flat_map(|w| (Just(w), 1usize..=(12 / w)))
+}
+
+fn solve_setup(game: Game, rules: Rules) -> Setup {
+    let mut setup = Setup::new(game);
+    setup.rules = rules;
+    setup.search.threads = 1;
+    setup.search.memory = 16 << 20;
+    setup
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// `clicks_bound`, `column_runs` and `colours_left` never exceed the optimum, at every
+    /// position of a random line of play.
+    #[test]
+    fn bounds_are_admissible_on_tiny_boards(
+        (_game, rules) in rules_strategy(),
+        (w, h) in tiny_size(),
+        colours in 1usize..=4,
+        holes in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng(seed);
+        let mut r = random_board(&mut rng, w, h, colours, holes);
+        loop {
+            dispatch(&grid_of(&r), rules, Bounds { r: &r, rules })
+                .map_err(|e| TestCaseError::fail(e.to_string()))??;
+            let groups = r.clickable_groups(&rules);
+            if groups.is_empty() {
+                break;
+            }
+            r = r.remove(&groups[rng.below(groups.len())], &rules);
+        }
+    }
+
+    /// `solve` proves the brute-force optimum, and its moves replay legally (through the
+    /// reference) to what it claims.
+    #[test]
+    fn solve_matches_brute_force_on_tiny_boards(
+        (game, rules) in rules_strategy(),
+        (w, h) in tiny_size(),
+        colours in 1usize..=4,
+        holes in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng(seed);
+        let r = random_board(&mut rng, w, h, colours, holes);
+        let report = solve(&grid_of(&r), &solve_setup(game, rules), &mut |_| {})
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let clicks: Vec<Cell> = report
+            .moves
+            .iter()
+            .map(|m| (m.x.unwrap(), m.y.unwrap()))
+            .collect();
+        let (end, sizes) = replay(&r, &rules, &clicks)
+            .map_err(|(n, why)| TestCaseError::fail(format!("move {n} illegal: {why}")))?;
+        prop_assert_eq!(report.length, clicks.len());
+        prop_assert_eq!(report.tiles_left, end.tiles());
+        for (m, n) in report.moves.iter().zip(&sizes) {
+            prop_assert_eq!(m.size, Some(*n as u32));
+        }
+        prop_assert!(report.optimal, "a tiny board is proven");
+        match rules.objective {
+            Objective::Moves => match bfs_optimum(&r, &rules) {
+                Some(o) => {
+                    prop_assert!(end.is_empty(), "the solution clears the board");
+                    prop_assert_eq!(report.length, o, "optimum");
+                    prop_assert!(report.lower_bound as usize <= o);
+                }
+                None => {
+                    // Unclearable: the answer is the fewest tiles left, and says so.
+                    let (tiles, clicks) = fewest_tiles(&r, &rules);
+                    prop_assert_eq!((report.tiles_left, report.length), (tiles, clicks));
+                    prop_assert!(report.note.is_some(), "an unclearable board says so");
+                }
+            },
+            Objective::Tiles => {
+                let (tiles, clicks) = fewest_tiles(&r, &rules);
+                prop_assert_eq!((report.tiles_left, report.length), (tiles, clicks));
+            }
+            Objective::Score => {
+                prop_assert_eq!(report.score, best_score(&r, &rules), "best SameGame score");
+            }
+        }
+    }
+}
+
+/// The row squeeze on a hand-checked example (odd width): RULES.md's definition, cell by
+/// cell, with the reference and the engine.
+#[test]
+fn squeeze_odd_width_example() {
+    let rules = Game::Dust.rules().unwrap();
+    // W = 5, m = 2: columns 0..2 slide right to end at 1, columns 2..5 slide left from 2.
+    let r = RefBoard::from_rows_top(&["A.B.C", "ABBCC"]);
+    // The A group is (0,0),(0,1): remove it, emptying column 0.
+    let (after, g) = r.click(0, 0, &rules).unwrap();
+    assert_eq!(g.len(), 2);
+    // Gravity leaves row 1 = ". . B . C" and row 0 = ". B B C C"; the squeeze gives
+    // row 1: left tiles [] , right [B, C] from column 2 -> "..BC."
+    // row 0: left [B] ends at column 1 -> ".B", right [B,C,C] from 2 -> "BCC"
+    assert_eq!(after.rows_top(), vec!["..BC.", ".BBCC"]);
+    let grid = grid_of(&r);
+    let (game, b) = ClickGame::<u64>::new(&grid, rules).unwrap();
+    let (click, group) = game.legal_click(&b, 0, 1).unwrap();
+    let b = game.remove(&b, group, click.colour);
+    assert_eq!(engine_rows(&game, &b), after.rows_top());
+}
