@@ -289,7 +289,7 @@ impl Grid {
                 if ch == '.' {
                     continue;
                 }
-                if ch.is_whitespace() || ch.is_control() || ch == ',' || ch == '#' {
+                if ch.is_whitespace() || ch.is_control() || ch == ',' {
                     return Err(BoardError::BadChar {
                         line: *line,
                         column: col + x,
@@ -473,6 +473,15 @@ mod tests {
             Grid::parse("# nothing\n\n").unwrap_err(),
             BoardError::NoRows
         );
+    }
+
+    #[test]
+    fn hash_is_a_colour_inside_a_row_and_a_comment_at_line_start() {
+        let g: Grid = "A#,#A".parse().unwrap();
+        assert_eq!(g.colours(), 2);
+        assert_eq!(g.symbol(g.get(1, 1)), '#');
+        let g: Grid = "# comment\nA#\nBA".parse().unwrap();
+        assert_eq!((g.width(), g.height()), (2, 2));
     }
 
     #[test]

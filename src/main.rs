@@ -492,6 +492,13 @@ fn one_line(e: &str) -> String {
 }
 
 fn main() -> ExitCode {
+    // Die quietly when the reader of our output goes away (`tumble solve | head`), as
+    // command-line tools do, instead of panicking on the failed write.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal at start-up, before any threads.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

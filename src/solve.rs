@@ -247,6 +247,12 @@ fn solve_click<B: Bits>(
         0
     };
     report.nodes = nodes;
+    if note.is_none() && objective == Objective::Tiles && proven && report.tiles_left > 0 {
+        note = Some(format!(
+            "the board cannot be cleared: {} tiles are left at best",
+            report.tiles_left
+        ));
+    }
     report.note = note;
     report
 }

@@ -10,6 +10,9 @@ use std::collections::HashSet;
 use super::SearchOptions;
 use crate::puzzle::{Puzzle, INFINITE};
 
+/// A child in the making: (bound, -priority, parent slot, move, position).
+type Candidate<P> = (u32, i64, usize, <P as Puzzle>::Move, <P as Puzzle>::State);
+
 /// A beam search of `width`; returns the shortest solution it finds, if any.
 pub fn beam_search<P: Puzzle>(
     p: &P,
@@ -27,8 +30,7 @@ pub fn beam_search<P: Puzzle>(
     let mut kids = Vec::new();
     let mut seen = HashSet::new();
     for _ in 0..10_000 {
-        // (bound, -priority, parent slot, move, state)
-        let mut next: Vec<(u32, i64, usize, P::Move, P::State)> = Vec::new();
+        let mut next: Vec<Candidate<P>> = Vec::new();
         seen.clear();
         for (slot, s) in beam.iter().enumerate() {
             kids.clear();
