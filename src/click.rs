@@ -474,7 +474,7 @@ impl<B: Bits> ClickGame<B> {
                 continue;
             };
             let group = g.flood(B::single(first), plane);
-            if group != plane || (group.count() as u32) < self.rules.min_group {
+            if group != plane || group.count() < self.rules.min_group {
                 continue;
             }
             let above = group.shl(1).without(g.bottom) & b.occupied;
@@ -674,11 +674,10 @@ impl<B: Bits> Puzzle for ClickGame<B> {
             }
         };
         let mut terms = [0u32; MAX_COLOURS];
-        let mut total = 0;
-        for c in 0..self.colours {
-            terms[c] = term(s.planes[c]);
-            total += terms[c];
+        for (t, &p) in terms.iter_mut().zip(&s.planes[..self.colours]) {
+            *t = term(p);
         }
+        let total: u32 = terms.iter().sum();
         let start = out.len();
         if max_bound < total {
             return self.bound_lowering_children(s, total, out);
