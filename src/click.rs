@@ -683,8 +683,7 @@ impl<B: Bits> Puzzle for ClickGame<B> {
             return self.bound_lowering_children(s, total, out);
         }
         let mut pruned = INFINITE;
-        for c in 0..self.colours {
-            let plane = s.planes[c];
+        for (c, (&plane, &term_c)) in s.planes.iter().zip(&terms).take(self.colours).enumerate() {
             if plane.is_empty() {
                 continue;
             }
@@ -704,7 +703,7 @@ impl<B: Bits> Puzzle for ClickGame<B> {
                 let h = if left != 0 && left < self.rules.min_group {
                     INFINITE
                 } else {
-                    total - terms[c] + term(rest)
+                    total - term_c + term(rest)
                 };
                 let forced = fixed
                     && rest.is_empty()
