@@ -29,14 +29,17 @@
 //!   is unsolvable (bound [`INFINITE`]).
 //!
 //! ## Forced moves (only when columns never move)
-//! - if all tiles of a colour `c` form one group `G` and nothing rests on
-//!   `G` (every cell above a cell of `G` is empty or in `G`), some optimal solution clicks
-//!   `G` first. Proof: tiles never change column and nothing is above `G`, so `c` tiles stay
-//!   the top of their columns for ever and never support or connect any other tile: every
-//!   other colour's tiles fall, group and may be clicked exactly as if `c` were not there.
-//!   So in any solution, deleting the clicks of colour `c` (at least one) and clicking `G`
-//!   first instead gives a solution no longer. (Clickability does not change either: `G`
-//!   is checked against the rules, and other groups do not depend on `c`.)
+//! If a clickable group `G` is a whole run of its colour `c` (all the `c` tiles of a
+//! maximal run of columns holding `c`) and nothing rests on `G` (every cell above a cell of
+//! `G` is empty or in `G`), some optimal solution clicks `G` first, so no other move need
+//! be tried. Proof: tiles never change column and nothing is above `G`, so the tiles of
+//! `G` stay the top of their columns for ever: they never support another tile, never
+//! connect tiles of another colour, and never connect to other `c` tiles (those are in
+//! other runs, which never meet). So every other tile falls, groups and may be clicked
+//! exactly as if `G` were not there, and the clicks that take `G`'s tiles (at least one)
+//! change nothing else. In any solution, deleting those clicks and clicking `G` first
+//! instead gives a solution no longer. (Clicking `G` must leave no run too small to click
+//! under the smallest-group rule: checked.)
 
 use crate::bits::Bits;
 use crate::grid::{BoardError, Grid, MAX_COLOURS};
@@ -461,8 +464,7 @@ impl<B: Bits> ClickGame<B> {
     }
 
     /// A group that some optimal solution clicks first (see the module docs), if there is
-    /// one: a whole colour with nothing resting on it, when columns never move.
-    #[inline]
+    /// one: a whole run of a colour with nothing resting on it, when columns never move.
     pub fn forced_group(&self, b: &ClickBoard<B>) -> Option<(Click, B)> {
         if !self.rules.columns_fixed() {
             return None;
@@ -470,23 +472,56 @@ impl<B: Bits> ClickGame<B> {
         let g = &self.geom;
         for c in 0..self.colours {
             let plane = b.planes[c];
-            let Some(first) = plane.first() else {
-                continue;
-            };
-            let group = g.flood(B::single(first), plane);
-            if group != plane || group.count() < self.rules.min_group {
-                continue;
+            let mut runs = g.column_set(plane);
+            while runs != 0 {
+                let x0 = runs.trailing_zeros() as usize;
+                let len = (runs >> x0).trailing_ones() as usize;
+                runs &= !(((1u64 << len) - 1) << x0);
+                let part = plane & g.column_span(x0, x0 + len - 1);
+                let seed = part.first().expect("a run has tiles");
+                let group = g.flood(B::single(seed), plane);
+                if group == part && self.clickable(group) && self.is_forced(b, plane, group) {
+                    return Some((self.click_of(group, c, group.count()), group));
+                }
             }
-            let above = group.shl(1).without(g.bottom) & b.occupied;
-            if !above.without(group).is_empty() {
-                continue;
-            }
-            if self.rules.clickable == Clickable::Bottom && !group.meets(g.bottom) {
-                continue;
-            }
-            return Some((self.click_of(group, c, group.count()), group));
         }
         None
+    }
+
+    /// May `group` be clicked under the rules (size and bottom row)?
+    #[inline]
+    fn clickable(&self, group: B) -> bool {
+        group.count() >= self.rules.min_group
+            && (self.rules.clickable == Clickable::Any || group.meets(self.geom.bottom))
+    }
+
+    /// Is the clickable `group` of `plane` forced (module docs)? Only when columns never
+    /// move: it is a whole run of its colour, nothing rests on it, and what it leaves of
+    /// its colour is nothing or enough to click.
+    #[inline]
+    fn is_forced(&self, b: &ClickBoard<B>, plane: B, group: B) -> bool {
+        let g = &self.geom;
+        if !self.rules.columns_fixed() {
+            return false;
+        }
+        let rests_on = (group.shl(1).without(g.bottom) & b.occupied).without(group);
+        if !rests_on.is_empty() {
+            return false;
+        }
+        let first = group.first().expect("a group is not empty");
+        let x0 = first / g.height;
+        let mut x1 = x0;
+        while x1 + 1 < g.width && group.meets(g.cols[x1 + 1]) {
+            x1 += 1;
+        }
+        // All the colour's tiles in the group's columns and the ones beside them: then
+        // the columns beside hold none, and the group is its whole run.
+        let around = g.column_span(x0.saturating_sub(1), (x1 + 1).min(g.width - 1));
+        if plane & around != group {
+            return false;
+        }
+        let left = plane.count() - group.count();
+        left == 0 || left >= self.rules.min_group
     }
 
     /// The children of `s` whose bound is below the parent's `total`, for a search with no
@@ -538,11 +573,7 @@ impl<B: Bits> ClickGame<B> {
                     continue; // that child cannot be cleared
                 }
                 let click = self.click_of(group, c, size);
-                let forced = fixed
-                    && left == 0
-                    && (group.shl(1).without(g.bottom) & s.occupied)
-                        .without(group)
-                        .is_empty();
+                let forced = self.is_forced(s, plane, group);
                 if forced {
                     out.truncate(start);
                 }
@@ -705,11 +736,7 @@ impl<B: Bits> Puzzle for ClickGame<B> {
                 } else {
                     total - term_c + term(rest)
                 };
-                let forced = fixed
-                    && rest.is_empty()
-                    && (group.shl(1).without(g.bottom) & s.occupied)
-                        .without(group)
-                        .is_empty();
+                let forced = self.is_forced(s, plane, group);
                 if forced {
                     out.truncate(start);
                     pruned = INFINITE;
