@@ -760,6 +760,40 @@ impl<B: Bits> Puzzle for ClickGame<B> {
         self.clicks_bound(s)
     }
 
+    /// Only a click that takes a whole run (or, when columns move, a whole colour) lowers
+    /// the bound: one flood per run tells.
+    #[inline]
+    fn can_lower_bound(&self, s: &Self::State) -> bool {
+        let g = &self.geom;
+        let fixed = self.rules.columns_fixed();
+        for &plane in &s.planes[..self.colours] {
+            if plane.is_empty() {
+                continue;
+            }
+            let mut runs = if fixed { g.column_set(plane) } else { 1 };
+            while runs != 0 {
+                let part = if fixed {
+                    let x0 = runs.trailing_zeros() as usize;
+                    let len = (runs >> x0).trailing_ones() as usize;
+                    runs &= !(((1u64 << len) - 1) << x0);
+                    plane & g.column_span(x0, x0 + len - 1)
+                } else {
+                    runs = 0;
+                    plane
+                };
+                let seed = part.first().expect("a run has tiles");
+                let group = g.flood(B::single(seed), plane);
+                if group == part && self.clickable(group) {
+                    let left = plane.count() - group.count();
+                    if left == 0 || left >= self.rules.min_group {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     #[inline]
     fn key(&self, s: &Self::State) -> u64 {
         ClickGame::key(self, s)

@@ -74,6 +74,14 @@ pub trait Puzzle: Sync {
     /// A 64-bit key of the position for transposition tables (equal positions, equal keys).
     fn key(&self, s: &Self::State) -> u64;
 
+    /// Is there a move from `s` to a position with a lower bound? When there is none,
+    /// `s` needs at least `lower_bound(s) + 1` moves (every move leaves the bound where it
+    /// is or higher). A search with no slack left uses it to drop such positions without
+    /// expanding them. The default says yes (no information).
+    fn can_lower_bound(&self, _s: &Self::State) -> bool {
+        true
+    }
+
     /// Move-ordering hint: among children with the same bound, higher is tried first.
     fn priority(&self, _s: &Self::State, _m: &Self::Move, _child: &Self::State) -> i64 {
         0

@@ -87,7 +87,18 @@ impl<'a, P: Puzzle> Ida<'a, P> {
             });
         }
         for k in kids.iter_mut() {
-            k.bound = k.bound.max(self.table.get(k.key));
+            let stored = self.table.get(k.key);
+            if stored > k.bound {
+                k.bound = stored;
+            } else if depth + 1 + k.bound == budget
+                && !self.p.is_solved(&k.state)
+                && !self.p.can_lower_bound(&k.state)
+            {
+                // No slack left and no move lowers its (static) bound: every move leaves
+                // the bound at least where it is, so it needs one more.
+                k.bound += 1;
+                self.table.store(k.key, k.bound, 1);
+            }
         }
         kids.sort_unstable_by(|a, b| a.bound.cmp(&b.bound).then(b.priority.cmp(&a.priority)));
         let mut result = Ok(());
