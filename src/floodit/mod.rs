@@ -263,8 +263,8 @@ impl<const N: usize> Engine<N> {
     pub fn neighbours(&self, s: &Set<N>) -> Set<N> {
         let mut out = set::empty::<N>();
         set::for_each(s, |r| {
-            for i in 0..N {
-                out[i] |= self.adj[r][i];
+            for (o, a) in out.iter_mut().zip(&self.adj[r]) {
+                *o |= a;
             }
         });
         set::and_not(&out, s)
@@ -474,19 +474,24 @@ pub fn solve(
     )
 }
 
+/// One replayed move: the step, and the board after it.
+pub type Replayed = (Step, Grid);
+/// An illegal move: its number (1-based), why, and the legal moves before it.
+pub type Failure = (usize, String, Vec<Replayed>);
+
 /// Plays colour characters on a board. On an illegal move: its number (1-based) and why.
 /// Returns each move's step and the board after it.
 pub fn replay(
     grid: &Grid,
     start: (usize, usize),
     colours: &[char],
-) -> Result<Result<Vec<(Step, Grid)>, (usize, String, Vec<(Step, Grid)>)>, BoardError> {
+) -> Result<Result<Vec<Replayed>, Failure>, BoardError> {
     struct Run<'a> {
         grid: &'a Grid,
         colours: &'a [char],
     }
     impl WithFlood for Run<'_> {
-        type Output = Result<Vec<(Step, Grid)>, (usize, String, Vec<(Step, Grid)>)>;
+        type Output = Result<Vec<Replayed>, Failure>;
         fn run<const N: usize>(self, e: Engine<N>, p: Pos<N>) -> Self::Output {
             let mut s = p;
             let mut out = Vec::new();
@@ -591,4 +596,43 @@ pub fn check_cli(grid: &Grid, setup: &Setup, moves: &str) -> anyhow::Result<Exit
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{ida_star, SearchOptions};
+
+    #[test]
+    fn one_line_boards_are_squared_up_top_row_first() {
+        let g = square_up("ABCD".parse().unwrap());
+        assert_eq!(g.to_inline(), "AB,CD");
+        let g = square_up("ABC".parse().unwrap());
+        assert_eq!(g.to_inline(), "ABC");
+    }
+
+    #[test]
+    fn a_move_absorbs_every_adjacent_region_of_its_colour() {
+        let g: Grid = "ABA,BBA,CAA".parse().unwrap();
+        let (e, p) = Engine::<2>::new(&g, (0, 2)).unwrap();
+        assert_eq!(e.regions(), 4);
+        assert!(e.play(&p, 0).is_none(), "the flood's own colour");
+        assert!(e.play(&p, 2).is_none(), "C does not touch the flood");
+        let q = e.play(&p, 1).unwrap();
+        assert_eq!(e.grid(&q).to_inline(), "BBA,BBA,CAA");
+        let r = e.play(&q, 0).unwrap();
+        assert_eq!(e.grid(&r).to_inline(), "AAA,AAA,CAA");
+    }
+
+    #[test]
+    fn the_generic_ida_star_agrees_with_the_a_star() {
+        for seed in 0..6 {
+            let g = crate::solve::generate(6, 6, 4, seed);
+            let (e, p) = Engine::<2>::new(&g, (0, 5)).unwrap();
+            let ida = ida_star(&e, &p, &SearchOptions::default(), None, &mut |_| {});
+            let a = solver::astar(&e, &p, &SearchOptions::default(), &mut |_| {});
+            assert!(ida.proven && a.proven);
+            assert_eq!(ida.best.unwrap().len(), a.moves.len(), "seed {seed}");
+        }
+    }
 }

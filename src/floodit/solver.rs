@@ -359,12 +359,10 @@ pub fn astar<const N: usize>(
     }
     let mut best = greedy(e, start);
     on_progress(solution(best.len()));
-    for width in [BEAM_WIDTH] {
-        let b = beam(e, start, width);
-        if b.len() < best.len() {
-            best = b;
-            on_progress(solution(best.len()));
-        }
+    let b = beam(e, start, BEAM_WIDTH);
+    if b.len() < best.len() {
+        best = b;
+        on_progress(solution(best.len()));
     }
     let h0 = bounds::puchert(e, &start.flood);
     let mut lower = h0;
