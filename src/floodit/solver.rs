@@ -1,8 +1,10 @@
 //! The dedicated Flood-It search: A* over flooded sets with Puchert's bound.
 //!
 //! - **Greedy start.** A greedy play (eliminate a colour when possible, else the move with
-//!   the smallest bound) gives a first solution at once; it caps the search (children with
-//!   `f ≥` the best length are dropped) and is reported as progress.
+//!   the smallest bound) and a narrow beam search ranked by `f = g + h` give first
+//!   solutions at once; the best caps the search (children with `f ≥` its length are
+//!   dropped, and when the smallest `f` reaches it, it is proven) and is reported as
+//!   progress.
 //! - **Colour elimination.** If a move takes the last regions of a colour, it is the only
 //!   child generated (some optimal solution starts with it, see [`super::bounds`]); such
 //!   forced moves are chained into one edge of the search graph, so chains of eliminations
@@ -45,8 +47,10 @@ struct Node<const N: usize> {
 }
 
 const NONE: u32 = u32::MAX;
+/// Solutions at least this long are not searched (depths are stored in 8 bits).
+const MAX_DEPTH: usize = 250;
 /// The width of the beam search that finds the first solution the A* has to beat.
-const BEAM_WIDTH: usize = 200;
+const BEAM_WIDTH: usize = 30;
 
 /// The colour-elimination move from `flood` (with neighbours `nb`), if any: the lowest
 /// colour all of whose regions outside the flood touch it.
@@ -167,13 +171,13 @@ pub fn beam<const N: usize>(e: &Engine<N>, start: &Pos<N>, width: usize) -> Vec<
     // arena of (parent, moves of the edge)
     let mut arena: Vec<(u32, Vec<u8>)> = vec![(NONE, Vec::new())];
     let nb0 = e.neighbours(&start.flood);
-    let mut layer: Vec<(Set<N>, Set<N>, u32)> = vec![(start.flood, nb0, 0)];
+    let mut layer: Vec<(Set<N>, Set<N>, u32, u32)> = vec![(start.flood, nb0, 0, 0)];
     let mut seen = std::collections::HashSet::new();
     let mut moves = Vec::new();
     loop {
-        let mut next: Vec<(u32, u32, Set<N>, Set<N>, u32)> = Vec::new();
+        let mut next: Vec<(u32, u32, Set<N>, Set<N>, u32, u32)> = Vec::new();
         seen.clear();
-        for &(flood, nb, at) in &layer {
+        for &(flood, nb, at, g) in &layer {
             let mut cands = candidate_mask(e, &flood, &nb);
             while cands != 0 {
                 let c = cands.trailing_zeros() as u8;
@@ -194,20 +198,16 @@ pub fn beam<const N: usize>(e: &Engine<N>, start: &Pos<N>, width: usize) -> Vec<
                 if !seen.insert(Engine::<N>::hash(&f2)) {
                     continue;
                 }
-                let h = bounds::puchert_with(e, &f2, &nb2) + moves.len() as u32;
+                let g2 = g + moves.len() as u32;
+                let f = bounds::puchert_with(e, &f2, &nb2) + g2;
                 arena.push((at, moves.clone()));
-                next.push((
-                    h,
-                    u32::MAX - set::count(&f2),
-                    f2,
-                    nb2,
-                    arena.len() as u32 - 1,
-                ));
+                let k = arena.len() as u32 - 1;
+                next.push((f, u32::MAX - set::count(&f2), f2, nb2, k, g2));
             }
         }
         next.sort_unstable_by_key(|x| (x.0, x.1));
         next.truncate(width);
-        layer = next.into_iter().map(|x| (x.2, x.3, x.4)).collect();
+        layer = next.into_iter().map(|x| (x.2, x.3, x.4, x.5)).collect();
     }
 }
 
@@ -359,10 +359,12 @@ pub fn astar<const N: usize>(
     }
     let mut best = greedy(e, start);
     on_progress(solution(best.len()));
-    let b = beam(e, start, BEAM_WIDTH);
-    if b.len() < best.len() {
-        best = b;
-        on_progress(solution(best.len()));
+    if BEAM_WIDTH > 0 {
+        let b = beam(e, start, BEAM_WIDTH);
+        if b.len() < best.len() {
+            best = b;
+            on_progress(solution(best.len()));
+        }
     }
     let h0 = bounds::puchert(e, &start.flood);
     let mut lower = h0;
@@ -371,6 +373,17 @@ pub fn astar<const N: usize>(
             bound: lower,
             elapsed: opts.start.elapsed(),
         });
+    }
+    if best.len() as u32 <= lower || best.len() >= MAX_DEPTH {
+        // proven by the bound already, or too long for the search's 8-bit depths (boards
+        // shaped as long paths): the best found, with the bound
+        let proven = best.len() as u32 <= lower;
+        return Outcome {
+            lower_bound: if proven { best.len() as u32 } else { lower },
+            moves: best,
+            proven,
+            nodes: 0,
+        };
     }
     let mut nodes: Vec<Node<N>> = vec![Node {
         flood: start.flood,
@@ -392,6 +405,7 @@ pub fn astar<const N: usize>(
     let mut f = h0 as usize;
     let mut expanded = 0u64;
     let mut moves = Vec::new();
+    let mut pushes: Vec<(usize, usize, u32, u32)> = Vec::new();
     let mut proven = false;
     'search: loop {
         if f >= best.len() {
@@ -429,6 +443,7 @@ pub fn astar<const N: usize>(
             }
         }
         let nb = e.neighbours(&node.flood);
+        pushes.clear();
         let mut cands = candidate_mask(e, &node.flood, &nb);
         while cands != 0 {
             let c = cands.trailing_zeros() as u8;
@@ -478,9 +493,15 @@ pub fn astar<const N: usize>(
                         g: g2 as u8,
                         h: h2 as u8,
                     });
-                    open.push((g2 + h2).max(f), g2, idx);
+                    pushes.push(((g2 + h2).max(f), g2, set::count(&flood), idx));
                 }
             }
+        }
+        // Children with the same f and g are popped last in, first out: push the biggest
+        // flood last so that it is tried first.
+        pushes.sort_unstable_by_key(|x| x.2);
+        for &(f2, g2, _, idx) in &pushes {
+            open.push(f2, g2, idx);
         }
     }
     Outcome {
