@@ -186,7 +186,11 @@ fn game_from_size(w: usize, h: usize) -> Option<Game> {
 /// Parses the board and works out the game and rules.
 pub fn setup_from(text: &str, rules: &RuleArgs) -> Result<(Grid, Setup, Option<String>)> {
     let (line_game, board_text) = split_game_line(text);
-    let grid = Grid::parse(&board_text)?;
+    let mut grid = Grid::parse(&board_text)?;
+    if rules.game.or(line_game) == Some(Game::Floodit) {
+        // Flood-It sets write an N×N board as one line of N² colours.
+        grid = tumble::floodit::square_up(grid);
+    }
     let mut note = None;
     let game = match rules.game.or(line_game) {
         Some(g) => g,

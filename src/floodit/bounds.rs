@@ -1,0 +1,254 @@
+//! Admissible lower bounds on the moves still needed to flood a board.
+//!
+//! All bounds are stated for a *relaxed* position: any set `G` of regions (not only a real,
+//! connected flood). In the relaxed game a move of colour `c` adds to `G` every region of
+//! colour `c` adjacent to `G`, and `G` is done when it holds every region. Write `d(G)` for
+//! the fewest moves that finish `G`. A real position is the special case where `G` is the
+//! flood, so a lower bound on `d(G)` is a lower bound on the real optimum. Two facts are
+//! used throughout:
+//!
+//! - **Monotonicity.** If `G ⊆ G'` then `d(G') ≤ d(G)`: play the same colours from `G'`;
+//!   by induction the set stays a superset (`G ∪ N_c(G) ⊆ G' ∪ N_c(G')`, where `N_c(G)` is
+//!   the colour-`c` neighbours), and moves that became no-ops are dropped.
+//! - **Colour elimination.** If every region of colour `c` outside `G` is adjacent to `G`,
+//!   some optimal sequence from `G` starts with `c`. A region of colour `c` can only be
+//!   gained by a move `c`, so every finishing sequence contains `c`; moving its first `c`
+//!   to the front gives a set after each later move that contains the original one (all of
+//!   `c` is gained at once, the rest follows by monotonicity), with no more moves.
+//!
+//! The bounds, weakest first:
+//! - [`colours`]: each colour left outside needs a move of its own;
+//! - [`distance`]: the eccentricity of `G` in the region graph (the seed article's
+//!   distance bound);
+//! - [`seed`]: the seed article's distance-and-colour bound;
+//! - [`puchert`]: the bound of the strongest public optimal solvers (Puchert's, used by
+//!   ColorFill), combined with the colour bound at every layer.
+
+use super::{set, Engine, Set};
+
+/// The number of colours with a region outside `g`.
+///
+/// Admissible: a move adds regions of one colour only, and each such colour has a region
+/// that must be added, so each needs at least one move.
+pub fn colours<const N: usize>(e: &Engine<N>, g: &Set<N>) -> u32 {
+    e.colours_outside(g).count_ones()
+}
+
+/// The number of all-colour expansion steps `G → G ∪ N(G)` until every region is in:
+/// the largest graph distance from `G` to a region.
+///
+/// Admissible: one real move adds a subset of `N(G)`, so after `k` moves the set is inside
+/// the `k`-th expansion (monotonicity), and a region at distance `D` is not in before `D`
+/// moves.
+pub fn distance<const N: usize>(e: &Engine<N>, g: &Set<N>) -> u32 {
+    layers(e, g).len() as u32
+}
+
+/// The layers of the expansion from `g`: `layers[k]` are the regions at distance `k + 1`.
+fn layers<const N: usize>(e: &Engine<N>, g: &Set<N>) -> Vec<Set<N>> {
+    let mut out = Vec::new();
+    let mut seen = *g;
+    let mut frontier = e.neighbours(g);
+    while !set::is_empty(&frontier) {
+        seen = set::or(&seen, &frontier);
+        let mut next = set::empty::<N>();
+        set::for_each(&frontier, |r| {
+            next = set::or(&next, e.adjacent(r));
+        });
+        out.push(frontier);
+        frontier = set::and_not(&next, &seen);
+    }
+    out
+}
+
+/// The seed article's bound: with `D_c` the largest distance of a region of colour `c`,
+/// `max over d ≥ 1 of (d − 1 + #{c : D_c ≥ d})` (at `d = D` it is "distance + the colours
+/// at the largest distance − 1"; at `d = 1` it is [`colours`]).
+///
+/// Admissible: a region at distance `k` cannot be gained within fewer than `k` moves (see
+/// [`distance`]), so after `d − 1` moves every colour with `D_c ≥ d` is still on the board
+/// outside the set, and each needs a move of its own after that.
+pub fn seed<const N: usize>(e: &Engine<N>, g: &Set<N>) -> u32 {
+    let ls = layers(e, g);
+    // far[c] = largest distance of a region of colour c
+    let mut far = [0u32; 32];
+    for (k, l) in ls.iter().enumerate() {
+        set::for_each(l, |r| far[e.colour_of(r) as usize] = k as u32 + 1);
+    }
+    (1..=ls.len() as u32)
+        .map(|d| d - 1 + far.iter().filter(|&&f| f >= d).count() as u32)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Puchert's bound, strengthened by the colour bound at every layer.
+///
+/// Defined recursively on a relaxed set `G` with frontier `F = N(G)`:
+/// - `h(G) = 0` if `G` holds every region;
+/// - if the set `E` of colours all of whose outside regions lie in `F` is not empty:
+///   `h(G) = |E| + h(G ∪ (F ∩ regions of E))`;
+/// - otherwise `h(G) = 1 + h(G ∪ F)`;
+///
+/// and the value returned is `H(G) = max(colours(G), h-step + H(next))` at every level.
+///
+/// Admissible, by induction on the regions outside `G` (`H(G) ≤ d(G)`):
+/// - `colours(G) ≤ d(G)` (see [`colours`]);
+/// - eliminating: by colour elimination some optimal sequence starts with any `c ∈ E`;
+///   after it the other colours of `E` are still wholly adjacent, so applying the argument
+///   `|E|` times gives `d(G) = |E| + d(G ∪ regions of E)`;
+/// - otherwise every move `c` leads to `G ∪ N_c(G) ⊆ G ∪ F`, so by monotonicity
+///   `d(G) ≥ 1 + d(G ∪ F)`.
+///
+/// It is at least [`distance`] (each step moves the frontier out by at most one layer) and
+/// at least [`colours`].
+pub fn puchert<const N: usize>(e: &Engine<N>, g: &Set<N>) -> u32 {
+    puchert_with(e, g, &e.neighbours(g))
+}
+
+/// [`puchert`] given the neighbours `nb` of `g` (`nb = N(G)`), which the search has at hand.
+pub fn puchert_with<const N: usize>(e: &Engine<N>, g: &Set<N>, nb: &Set<N>) -> u32 {
+    let mut remaining = e.colours_outside(g);
+    if remaining == 0 {
+        return 0;
+    }
+    let mut visited = *g;
+    let mut frontier = *nb;
+    let mut dist = 0u32;
+    let mut best = 0u32;
+    loop {
+        let left = remaining.count_ones();
+        best = best.max(dist + left);
+        if left <= 1 {
+            return best;
+        }
+        visited = set::or(&visited, &frontier);
+        let mut done = 0u32;
+        for c in 0..e.colours() {
+            if remaining >> c & 1 != 0 && set::subset(e.of_colour(c), &visited) {
+                done |= 1 << c;
+            }
+        }
+        let mut next = set::empty::<N>();
+        if done != 0 {
+            remaining ^= done;
+            dist += done.count_ones();
+            if remaining == 0 {
+                return best.max(dist);
+            }
+            let mut absorbed = set::empty::<N>();
+            for c in 0..e.colours() {
+                if done >> c & 1 != 0 {
+                    absorbed = set::or(&absorbed, e.of_colour(c));
+                }
+            }
+            let absorbed = set::and(&absorbed, &frontier);
+            set::for_each(&absorbed, |r| next = set::or(&next, e.adjacent(r)));
+            next = set::or(
+                &set::and_not(&next, &visited),
+                &set::and_not(&frontier, &absorbed),
+            );
+        } else {
+            dist += 1;
+            set::for_each(&frontier, |r| next = set::or(&next, e.adjacent(r)));
+            next = set::and_not(&next, &visited);
+        }
+        frontier = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Engine, Pos};
+    use super::*;
+    use crate::grid::Grid;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    /// Exact distances to solved for every reachable position, by breadth-first search
+    /// backwards is awkward, so: a memoised forward search over flooded sets.
+    fn optimum(e: &Engine<2>, p: &Pos<2>, memo: &mut HashMap<Set<2>, u32>) -> u32 {
+        if e.is_solved(p) {
+            return 0;
+        }
+        if let Some(&v) = memo.get(&p.flood) {
+            return v;
+        }
+        let mut best = u32::MAX;
+        for c in 0..e.colours() as u8 {
+            if let Some(q) = e.play(p, c) {
+                best = best.min(1 + optimum(e, &q, memo));
+            }
+        }
+        memo.insert(p.flood, best);
+        best
+    }
+
+    fn board(w: usize, h: usize, k: u8, cells: &[u8]) -> Grid {
+        let cells: Vec<u8> = cells.iter().take(w * h).map(|c| c % k + 1).collect();
+        let palette: Vec<char> = "ABCDEF".chars().take(k as usize).collect();
+        // keep the palette exactly the colours used
+        Grid::parse(&Grid::from_cells(w, h, cells, palette).to_text()).unwrap()
+    }
+
+    /// Every position reachable from the start, with its exact optimum.
+    fn all_positions(e: &Engine<2>, p: &Pos<2>) -> Vec<(Pos<2>, u32)> {
+        let mut memo = HashMap::new();
+        let mut seen = HashMap::new();
+        let mut stack = vec![*p];
+        while let Some(q) = stack.pop() {
+            if seen.contains_key(&q) {
+                continue;
+            }
+            let v = optimum(e, &q, &mut memo);
+            seen.insert(q, v);
+            for c in 0..e.colours() as u8 {
+                if let Some(r) = e.play(&q, c) {
+                    stack.push(r);
+                }
+            }
+        }
+        seen.into_iter().collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+        #[test]
+        fn bounds_are_admissible(
+            w in 3usize..=5, h in 3usize..=5, k in 3u8..=4,
+            cells in proptest::collection::vec(0u8..4, 25),
+            sx in 0usize..5, sy in 0usize..5,
+        ) {
+            let g = board(w, h, k, &cells);
+            let (e, p) = Engine::<2>::new(&g, (sx % w, sy % h)).unwrap();
+            for (q, opt) in all_positions(&e, &p) {
+                let f = &q.flood;
+                let (c, d, s, pu) = (colours(&e, f), distance(&e, f), seed(&e, f), puchert(&e, f));
+                prop_assert!(c <= opt, "colour bound {c} > optimum {opt}");
+                prop_assert!(d <= opt, "distance bound {d} > optimum {opt}");
+                prop_assert!(s <= opt, "seed bound {s} > optimum {opt}");
+                prop_assert!(pu <= opt, "Puchert bound {pu} > optimum {opt}");
+                prop_assert!(pu >= d.max(c), "Puchert bound {pu} below distance {d} or colours {c}");
+                prop_assert!(s >= d.max(c));
+            }
+        }
+    }
+
+    #[test]
+    fn solved_positions_have_bound_zero() {
+        let g: Grid = "AAA,AAA".parse().unwrap();
+        let (e, p) = Engine::<2>::new(&g, (0, 1)).unwrap();
+        assert_eq!(puchert(&e, &p.flood), 0);
+        assert_eq!(seed(&e, &p.flood), 0);
+        assert_eq!(distance(&e, &p.flood), 0);
+    }
+
+    #[test]
+    fn a_line_of_colours_needs_one_move_each() {
+        // A B C D in a row: three moves, all bounds agree
+        let g: Grid = "ABCD".parse().unwrap();
+        let (e, p) = Engine::<2>::new(&g, (0, 0)).unwrap();
+        assert_eq!(distance(&e, &p.flood), 3);
+        assert_eq!(seed(&e, &p.flood), 3);
+        assert_eq!(puchert(&e, &p.flood), 3);
+    }
+}

@@ -1,0 +1,638 @@
+//! Flood-It: the engine (region graph, positions, moves) and the two entry points the front
+//! ends call, [`solve`] and [`check_cli`].
+//!
+//! A board is turned once into its *region graph*: every 4-connected same-colour region is a
+//! node, numbered `0..R`, with its colour and the bit set of its neighbours. A position is
+//! then just the set of regions the flood has swallowed ([`Set`], a `[u64; N]` bit set over
+//! regions). Playing colour `c` adds every region of colour `c` adjacent to the flood; the
+//! flood's own colour is the colour of its last move (or of the start region). Because
+//! regions are maximal, no region of the flood's colour ever touches the flood, so a move is
+//! legal exactly when it adds at least one region.
+//!
+//! The engine is generic over the number of words `N`; [`solve`] picks the smallest width
+//! the board's region count fits in (up to [`MAX_REGIONS`]). The lower bounds live in
+//! [`bounds`], the A* search in [`solver`].
+
+pub mod bounds;
+pub mod solver;
+
+use std::process::ExitCode;
+
+use crate::grid::{BoardError, Grid};
+use crate::puzzle::Puzzle;
+use crate::solve::{Progress, Report, Setup, Step};
+
+/// The most regions (and so cells) a Flood-It board may have.
+pub const MAX_REGIONS: usize = 1024;
+/// The most cells a Flood-It board may have (32×32).
+pub const MAX_CELLS: usize = MAX_REGIONS;
+
+/// A set of regions: bit `r % 64` of word `r / 64` is region `r`.
+pub type Set<const N: usize> = [u64; N];
+
+/// Small bit-set helpers over [`Set`].
+pub mod set {
+    use super::Set;
+    #[inline]
+    pub fn empty<const N: usize>() -> Set<N> {
+        [0; N]
+    }
+    #[inline]
+    pub fn insert<const N: usize>(s: &mut Set<N>, r: usize) {
+        s[r >> 6] |= 1 << (r & 63);
+    }
+    #[inline]
+    pub fn contains<const N: usize>(s: &Set<N>, r: usize) -> bool {
+        s[r >> 6] >> (r & 63) & 1 != 0
+    }
+    #[inline]
+    pub fn or<const N: usize>(a: &Set<N>, b: &Set<N>) -> Set<N> {
+        std::array::from_fn(|i| a[i] | b[i])
+    }
+    #[inline]
+    pub fn and<const N: usize>(a: &Set<N>, b: &Set<N>) -> Set<N> {
+        std::array::from_fn(|i| a[i] & b[i])
+    }
+    #[inline]
+    pub fn and_not<const N: usize>(a: &Set<N>, b: &Set<N>) -> Set<N> {
+        std::array::from_fn(|i| a[i] & !b[i])
+    }
+    #[inline]
+    pub fn is_empty<const N: usize>(a: &Set<N>) -> bool {
+        a.iter().all(|&w| w == 0)
+    }
+    /// Is `a` a subset of `b`?
+    #[inline]
+    pub fn subset<const N: usize>(a: &Set<N>, b: &Set<N>) -> bool {
+        a.iter().zip(b).all(|(x, y)| x & !y == 0)
+    }
+    #[inline]
+    pub fn count<const N: usize>(a: &Set<N>) -> u32 {
+        a.iter().map(|w| w.count_ones()).sum()
+    }
+    /// Calls `f` with every member, in increasing order.
+    #[inline]
+    pub fn for_each<const N: usize>(a: &Set<N>, mut f: impl FnMut(usize)) {
+        for (i, &w) in a.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                f(i * 64 + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
+    }
+}
+
+/// The region graph of one board from one start cell.
+#[derive(Clone, Debug)]
+pub struct Engine<const N: usize> {
+    width: usize,
+    height: usize,
+    /// Region of each cell, `y * width + x` (`y = 0` at the bottom).
+    cell_region: Vec<u16>,
+    /// Colour (`0..K`, the grid's colour minus one) of each region.
+    colour: Vec<u8>,
+    /// Neighbours of each region.
+    adj: Vec<Set<N>>,
+    /// Regions of each colour.
+    by_colour: Vec<Set<N>>,
+    /// All regions.
+    all: Set<N>,
+    /// The start region.
+    start: usize,
+    colours: usize,
+    /// The characters of the colours.
+    palette: Vec<char>,
+}
+
+/// A position: the regions flooded, and the flood's colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pos<const N: usize> {
+    pub flood: Set<N>,
+    pub colour: u8,
+}
+
+/// Counts the regions of a full board (4-connected, same colour).
+pub fn count_regions(grid: &Grid) -> usize {
+    label_regions(grid).1
+}
+
+/// Labels each cell with its region; returns (labels, region count).
+fn label_regions(grid: &Grid) -> (Vec<u32>, usize) {
+    let (w, h) = (grid.width(), grid.height());
+    let mut label = vec![u32::MAX; w * h];
+    let mut n = 0u32;
+    let mut stack = Vec::new();
+    for start in 0..w * h {
+        if label[start] != u32::MAX {
+            continue;
+        }
+        let c = grid.get(start % w, start / w);
+        label[start] = n;
+        stack.push(start);
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            let mut visit = |j: usize| {
+                if label[j] == u32::MAX && grid.get(j % w, j / w) == c {
+                    label[j] = n;
+                    stack.push(j);
+                }
+            };
+            if x > 0 {
+                visit(i - 1);
+            }
+            if x + 1 < w {
+                visit(i + 1);
+            }
+            if y > 0 {
+                visit(i - w);
+            }
+            if y + 1 < h {
+                visit(i + w);
+            }
+        }
+        n += 1;
+    }
+    (label, n as usize)
+}
+
+impl<const N: usize> Engine<N> {
+    /// Builds the region graph of a full board. `start` is `(x, y)`, `y = 0` at the bottom.
+    pub fn new(grid: &Grid, start: (usize, usize)) -> Result<(Engine<N>, Pos<N>), BoardError> {
+        let (w, h) = (grid.width(), grid.height());
+        grid.check_full("floodit")?;
+        let (label, n) = label_regions(grid);
+        if n > N * 64 {
+            return Err(too_large(w, h));
+        }
+        if start.0 >= w || start.1 >= h {
+            return Err(BoardError::TooLarge {
+                width: w,
+                height: h,
+                limit: format!(
+                    "the start cell ({},{}) is outside the board",
+                    start.0, start.1
+                ),
+            });
+        }
+        let mut colour = vec![0u8; n];
+        for (i, &r) in label.iter().enumerate() {
+            colour[r as usize] = grid.get(i % w, i / w) - 1;
+        }
+        let mut adj = vec![set::empty::<N>(); n];
+        for y in 0..h {
+            for x in 0..w {
+                let a = label[y * w + x] as usize;
+                if x + 1 < w {
+                    let b = label[y * w + x + 1] as usize;
+                    if a != b {
+                        set::insert(&mut adj[a], b);
+                        set::insert(&mut adj[b], a);
+                    }
+                }
+                if y + 1 < h {
+                    let b = label[(y + 1) * w + x] as usize;
+                    if a != b {
+                        set::insert(&mut adj[a], b);
+                        set::insert(&mut adj[b], a);
+                    }
+                }
+            }
+        }
+        let colours = grid.colours();
+        let mut by_colour = vec![set::empty::<N>(); colours];
+        let mut all = set::empty::<N>();
+        for (r, &c) in colour.iter().enumerate() {
+            set::insert(&mut by_colour[c as usize], r);
+            set::insert(&mut all, r);
+        }
+        let start_region = label[start.1 * w + start.0] as usize;
+        let mut flood = set::empty::<N>();
+        set::insert(&mut flood, start_region);
+        let engine = Engine {
+            width: w,
+            height: h,
+            cell_region: label.iter().map(|&l| l as u16).collect(),
+            colour,
+            adj,
+            by_colour,
+            all,
+            start: start_region,
+            colours,
+            palette: grid.palette().to_vec(),
+        };
+        let pos = Pos {
+            flood,
+            colour: engine.colour[start_region],
+        };
+        Ok((engine, pos))
+    }
+
+    /// Number of regions.
+    pub fn regions(&self) -> usize {
+        self.colour.len()
+    }
+    /// Number of colours of the board.
+    pub fn colours(&self) -> usize {
+        self.colours
+    }
+    /// The start region.
+    pub fn start_region(&self) -> usize {
+        self.start
+    }
+    /// The colour (`0..K`) of region `r`.
+    #[inline]
+    pub fn colour_of(&self, r: usize) -> u8 {
+        self.colour[r]
+    }
+    /// Neighbours of region `r`.
+    pub fn adjacent(&self, r: usize) -> &Set<N> {
+        &self.adj[r]
+    }
+    /// Regions of colour `c`.
+    pub fn of_colour(&self, c: usize) -> &Set<N> {
+        &self.by_colour[c]
+    }
+    /// All regions.
+    pub fn all(&self) -> &Set<N> {
+        &self.all
+    }
+
+    /// Regions adjacent to `s` and not in it.
+    #[inline]
+    pub fn neighbours(&self, s: &Set<N>) -> Set<N> {
+        let mut out = set::empty::<N>();
+        set::for_each(s, |r| {
+            for (o, a) in out.iter_mut().zip(&self.adj[r]) {
+                *o |= a;
+            }
+        });
+        set::and_not(&out, s)
+    }
+
+    /// Bit mask of the colours that have a region outside `s`.
+    #[inline]
+    pub fn colours_outside(&self, s: &Set<N>) -> u32 {
+        let mut m = 0;
+        for (c, rs) in self.by_colour.iter().enumerate() {
+            if !set::subset(rs, s) {
+                m |= 1 << c;
+            }
+        }
+        m
+    }
+
+    /// Is the board one colour?
+    #[inline]
+    pub fn is_solved(&self, p: &Pos<N>) -> bool {
+        p.flood == self.all
+    }
+
+    /// Plays colour `c`; `None` if it is not legal (it adds no region).
+    #[inline]
+    pub fn play(&self, p: &Pos<N>, c: u8) -> Option<Pos<N>> {
+        let gained = set::and(&self.neighbours(&p.flood), &self.by_colour[c as usize]);
+        if set::is_empty(&gained) {
+            return None;
+        }
+        Some(Pos {
+            flood: set::or(&p.flood, &gained),
+            colour: c,
+        })
+    }
+
+    /// The board of a position, as a grid with the input's palette.
+    pub fn grid(&self, p: &Pos<N>) -> Grid {
+        let cells = self
+            .cell_region
+            .iter()
+            .map(|&r| {
+                let r = r as usize;
+                1 + if set::contains(&p.flood, r) {
+                    p.colour
+                } else {
+                    self.colour[r]
+                }
+            })
+            .collect();
+        Grid::from_cells(self.width, self.height, cells, self.palette.clone())
+    }
+
+    /// A 64-bit hash of a flooded set.
+    #[inline]
+    pub fn hash(s: &Set<N>) -> u64 {
+        let mut h = 0x243f_6a88_85a3_08d3u64;
+        for &w in s {
+            h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            h ^= h >> 29;
+        }
+        h
+    }
+}
+
+fn too_large(w: usize, h: usize) -> BoardError {
+    BoardError::TooLarge {
+        width: w,
+        height: h,
+        limit: format!(
+            "Flood-It boards may have at most {MAX_REGIONS} cells (e.g. 32×32) and {MAX_REGIONS} regions"
+        ),
+    }
+}
+
+/// The generic searches (IDA*, beam search) work on Flood-It through this impl; the fast
+/// path is [`solver::astar`].
+impl<const N: usize> Puzzle for Engine<N> {
+    type State = Pos<N>;
+    type Move = u8;
+
+    fn is_solved(&self, s: &Pos<N>) -> bool {
+        Engine::is_solved(self, s)
+    }
+    fn successors(&self, s: &Pos<N>, out: &mut Vec<(u8, Pos<N>)>) {
+        for c in 0..self.colours as u8 {
+            if let Some(p) = self.play(s, c) {
+                out.push((c, p));
+            }
+        }
+    }
+    fn lower_bound(&self, s: &Pos<N>) -> u32 {
+        if self.is_solved(s) {
+            0
+        } else {
+            bounds::puchert(self, &s.flood).max(1)
+        }
+    }
+    fn key(&self, s: &Pos<N>) -> u64 {
+        Self::hash(&s.flood)
+    }
+    fn priority(&self, _s: &Pos<N>, _m: &u8, child: &Pos<N>) -> i64 {
+        set::count(&child.flood) as i64
+    }
+}
+
+/// Runs `f` with the narrowest engine the board's regions fit in.
+pub trait WithFlood {
+    type Output;
+    fn run<const N: usize>(self, engine: Engine<N>, start: Pos<N>) -> Self::Output;
+}
+
+/// Builds the engine for `grid` from `start` and hands it to `f`.
+pub fn dispatch<F: WithFlood>(
+    grid: &Grid,
+    start: (usize, usize),
+    f: F,
+) -> Result<F::Output, BoardError> {
+    let (w, h) = (grid.width(), grid.height());
+    if w * h > MAX_CELLS {
+        return Err(too_large(w, h));
+    }
+    grid.check_full("floodit")?;
+    let n = count_regions(grid);
+    macro_rules! go {
+        ($($n:literal),*) => {
+            $(if n <= $n * 64 {
+                let (e, p) = Engine::<$n>::new(grid, start)?;
+                return Ok(f.run(e, p));
+            })*
+        };
+    }
+    go!(2, 4, 8, 16);
+    Err(too_large(w, h))
+}
+
+/// The start cell of `setup`, resolving the "top left" default.
+fn start_of(grid: &Grid, setup: &Setup) -> (usize, usize) {
+    let (x, y) = setup.floodit_start;
+    (
+        x,
+        if y == usize::MAX {
+            grid.height() - 1
+        } else {
+            y
+        },
+    )
+}
+
+/// Solves a Flood-It board: a greedy solution at once, then A* proves the optimum (or runs
+/// out of time or memory with a lower bound).
+pub fn solve(
+    grid: &Grid,
+    setup: &Setup,
+    on_progress: &mut dyn FnMut(Progress),
+) -> Result<Report, BoardError> {
+    struct Run<'a> {
+        grid: &'a Grid,
+        setup: &'a Setup,
+        on_progress: &'a mut dyn FnMut(Progress),
+    }
+    impl WithFlood for Run<'_> {
+        type Output = Report;
+        fn run<const N: usize>(self, e: Engine<N>, p: Pos<N>) -> Report {
+            let out = solver::astar(&e, &p, &self.setup.search, self.on_progress);
+            let mut steps = Vec::new();
+            let mut boards = Vec::new();
+            let mut s = p;
+            for &c in &out.moves {
+                s = e.play(&s, c).expect("a solution's moves are legal");
+                steps.push(Step {
+                    x: None,
+                    y: None,
+                    colour: e.palette[c as usize].to_string(),
+                    size: None,
+                });
+                boards.push(e.grid(&s));
+            }
+            Report {
+                game: "floodit".into(),
+                width: self.grid.width(),
+                height: self.grid.height(),
+                board: self.grid.to_inline(),
+                objective: crate::rules::Objective::Moves,
+                length: out.moves.len(),
+                moves: steps,
+                optimal: out.proven,
+                lower_bound: out.lower_bound,
+                tiles_left: 0,
+                score: 0,
+                nodes: out.nodes,
+                elapsed_ms: self.setup.search.start.elapsed().as_millis() as u64,
+                boards,
+                note: None,
+            }
+        }
+    }
+    let start = start_of(grid, setup);
+    dispatch(
+        grid,
+        start,
+        Run {
+            grid,
+            setup,
+            on_progress,
+        },
+    )
+}
+
+/// One replayed move: the step, and the board after it.
+pub type Replayed = (Step, Grid);
+/// An illegal move: its number (1-based), why, and the legal moves before it.
+pub type Failure = (usize, String, Vec<Replayed>);
+
+/// Plays colour characters on a board. On an illegal move: its number (1-based) and why.
+/// Returns each move's step and the board after it.
+pub fn replay(
+    grid: &Grid,
+    start: (usize, usize),
+    colours: &[char],
+) -> Result<Result<Vec<Replayed>, Failure>, BoardError> {
+    struct Run<'a> {
+        grid: &'a Grid,
+        colours: &'a [char],
+    }
+    impl WithFlood for Run<'_> {
+        type Output = Result<Vec<Replayed>, Failure>;
+        fn run<const N: usize>(self, e: Engine<N>, p: Pos<N>) -> Self::Output {
+            let mut s = p;
+            let mut out = Vec::new();
+            for (i, &ch) in self.colours.iter().enumerate() {
+                let Some(c) = self.grid.palette().iter().position(|&x| x == ch) else {
+                    return Err((i + 1, format!("{ch:?} is not a colour of this board"), out));
+                };
+                let c = c as u8;
+                if e.is_solved(&s) {
+                    return Err((i + 1, "the board is already one colour".into(), out));
+                }
+                if c == s.colour {
+                    return Err((i + 1, format!("{ch} is the flood's own colour"), out));
+                }
+                let Some(next) = e.play(&s, c) else {
+                    return Err((i + 1, format!("colour {ch} does not touch the flood"), out));
+                };
+                s = next;
+                out.push((
+                    Step {
+                        x: None,
+                        y: None,
+                        colour: ch.to_string(),
+                        size: None,
+                    },
+                    e.grid(&s),
+                ));
+            }
+            Ok(out)
+        }
+    }
+    dispatch(grid, start, Run { grid, colours })
+}
+
+/// A one-row board of `n²` cells (`n ≥ 2`) as the `n×n` board it writes row by row, top
+/// row first (the format of the Flood-It benchmark sets); any other board unchanged.
+pub fn square_up(grid: Grid) -> Grid {
+    let len = grid.width();
+    let n = (len as f64).sqrt().round() as usize;
+    if grid.height() != 1 || n < 2 || n * n != len {
+        return grid;
+    }
+    let row: Vec<u8> = (0..len).map(|x| grid.get(x, 0)).collect();
+    // cells bottom row first: row r from the top is the slice r*n..(r+1)*n
+    let cells = (0..n)
+        .rev()
+        .flat_map(|r| row[r * n..(r + 1) * n].to_vec())
+        .collect();
+    Grid::from_cells(n, n, cells, grid.palette().to_vec())
+}
+
+/// Is this board (the output of a move) one colour?
+pub fn is_one_colour(grid: &Grid) -> bool {
+    let c = grid.get(0, 0);
+    (0..grid.height()).all(|y| (0..grid.width()).all(|x| grid.get(x, y) == c))
+}
+
+/// Parses a colour sequence: every character that is not a space or comma is one move.
+pub fn parse_colours(moves: &str) -> Vec<char> {
+    moves
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',' && *c != ';')
+        .collect()
+}
+
+/// The `check` command for Flood-It: replays colours, printing the board after each move;
+/// exit code 1 on an illegal move.
+pub fn check_cli(grid: &Grid, setup: &Setup, moves: &str) -> anyhow::Result<ExitCode> {
+    let colours = parse_colours(moves);
+    let (steps, failure) = match replay(grid, start_of(grid, setup), &colours)? {
+        Ok(s) => (s, None),
+        Err((n, why, prefix)) => (prefix, Some((n, why))),
+    };
+    for (i, (step, after)) in steps.iter().enumerate() {
+        println!();
+        println!("{:>2}. {step}", i + 1);
+        println!("{after}");
+    }
+    println!();
+    if let Some((n, why)) = failure {
+        println!("illegal move {n}: {why}");
+        return Ok(ExitCode::from(1));
+    }
+    let last = steps.last().map_or(grid, |s| &s.1);
+    if is_one_colour(last) {
+        println!("solved in {} moves", steps.len());
+    } else {
+        let mut seen = [false; 256];
+        let mut left = 0;
+        for y in 0..last.height() {
+            for x in 0..last.width() {
+                let c = last.get(x, y) as usize;
+                if !seen[c] {
+                    seen[c] = true;
+                    left += 1;
+                }
+            }
+        }
+        println!(
+            "not solved: {left} colours left after {} moves",
+            steps.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{ida_star, SearchOptions};
+
+    #[test]
+    fn one_line_boards_are_squared_up_top_row_first() {
+        let g = square_up("ABCD".parse().unwrap());
+        assert_eq!(g.to_inline(), "AB,CD");
+        let g = square_up("ABC".parse().unwrap());
+        assert_eq!(g.to_inline(), "ABC");
+    }
+
+    #[test]
+    fn a_move_absorbs_every_adjacent_region_of_its_colour() {
+        let g: Grid = "ABA,BBA,CAA".parse().unwrap();
+        let (e, p) = Engine::<2>::new(&g, (0, 2)).unwrap();
+        assert_eq!(e.regions(), 4);
+        assert!(e.play(&p, 0).is_none(), "the flood's own colour");
+        assert!(e.play(&p, 2).is_none(), "C does not touch the flood");
+        let q = e.play(&p, 1).unwrap();
+        assert_eq!(e.grid(&q).to_inline(), "BBA,BBA,CAA");
+        let r = e.play(&q, 0).unwrap();
+        assert_eq!(e.grid(&r).to_inline(), "AAA,AAA,CAA");
+    }
+
+    #[test]
+    fn the_generic_ida_star_agrees_with_the_a_star() {
+        for seed in 0..6 {
+            let g = crate::solve::generate(6, 6, 4, seed);
+            let (e, p) = Engine::<2>::new(&g, (0, 5)).unwrap();
+            let ida = ida_star(&e, &p, &SearchOptions::default(), None, &mut |_| {});
+            let a = solver::astar(&e, &p, &SearchOptions::default(), &mut |_| {});
+            assert!(ida.proven && a.proven);
+            assert_eq!(ida.best.unwrap().len(), a.moves.len(), "seed {seed}");
+        }
+    }
+}

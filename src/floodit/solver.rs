@@ -1,0 +1,566 @@
+//! The dedicated Flood-It search: A* over flooded sets with Puchert's bound.
+//!
+//! - **Greedy start.** A greedy play (eliminate a colour when possible, else the move with
+//!   the smallest bound) and a narrow beam search ranked by `f = g + h` give first
+//!   solutions at once; the best caps the search (children with `f ≥` its length are
+//!   dropped, and when the smallest `f` reaches it, it is proven) and is reported as
+//!   progress.
+//! - **Colour elimination.** If a move takes the last regions of a colour, it is the only
+//!   child generated (some optimal solution starts with it, see [`super::bounds`]); such
+//!   forced moves are chained into one edge of the search graph, so chains of eliminations
+//!   cost one node.
+//! - **A\*.** Nodes live in one array (flooded set, parent, move, g, h); a hash table of
+//!   node indices with 32-bit tags finds duplicates; the open list is a bucket queue by
+//!   `f`, then deepest `g` first. The bound is made consistent along paths with pathmax
+//!   (`h(child) ≥ h(parent) − cost`), and a node reached again by a shorter path is
+//!   reopened. When the smallest `f` in the open list reaches the best solution's length,
+//!   that solution is optimal.
+//! - **Limits.** The time limit, the stop flag and the memory budget
+//!   ([`SearchOptions::memory`]) end the search with the best solution and the proven lower
+//!   bound (the smallest `f` left).
+
+use super::{bounds, set, Engine, Pos, Set};
+use crate::search::SearchOptions;
+use crate::solve::Progress;
+
+/// What the search ends with.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The best solution found: colours `0..K`.
+    pub moves: Vec<u8>,
+    /// Is it proven optimal?
+    pub proven: bool,
+    /// A proven lower bound on the optimum.
+    pub lower_bound: u32,
+    /// Nodes expanded.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Node<const N: usize> {
+    flood: Set<N>,
+    parent: u32,
+    /// The move that led here (the first of its chain).
+    colour: u8,
+    g: u8,
+    h: u8,
+}
+
+const NONE: u32 = u32::MAX;
+/// Solutions at least this long are not searched (depths are stored in 8 bits).
+const MAX_DEPTH: usize = 250;
+/// The width of the beam search that finds the first solution the A* has to beat.
+const BEAM_WIDTH: usize = 30;
+
+/// The colour-elimination move from `flood` (with neighbours `nb`), if any: the lowest
+/// colour all of whose regions outside the flood touch it.
+#[inline]
+fn eliminating<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) -> Option<u8> {
+    let inside = set::or(flood, nb);
+    (0..e.colours()).find_map(|c| {
+        let rs = e.of_colour(c);
+        (!set::subset(rs, flood) && set::subset(rs, &inside)).then_some(c as u8)
+    })
+}
+
+/// Adds the regions `gained` (all of one colour, adjacent to `flood`) to the flood and
+/// updates its neighbours `nb` incrementally.
+#[inline]
+fn absorb<const N: usize>(e: &Engine<N>, flood: &mut Set<N>, nb: &mut Set<N>, gained: &Set<N>) {
+    let mut more = set::empty::<N>();
+    set::for_each(gained, |r| {
+        let a = e.adjacent(r);
+        for i in 0..N {
+            more[i] |= a[i];
+        }
+    });
+    for i in 0..N {
+        flood[i] |= gained[i];
+        nb[i] = (nb[i] | more[i]) & !flood[i];
+    }
+}
+
+/// Plays `c` from `flood` (with neighbours `nb`), then every colour elimination that
+/// becomes possible (lowest colour first), pushing the moves to `moves`. Returns the new
+/// flood and its neighbours.
+#[inline]
+fn chain<const N: usize>(
+    e: &Engine<N>,
+    flood: &Set<N>,
+    nb: &Set<N>,
+    c: u8,
+    moves: &mut Vec<u8>,
+) -> (Set<N>, Set<N>) {
+    let (mut f, mut n) = (*flood, *nb);
+    let mut c = c;
+    loop {
+        let gained = set::and(&n, e.of_colour(c as usize));
+        absorb(e, &mut f, &mut n, &gained);
+        moves.push(c);
+        if set::is_empty(&n) {
+            return (f, n);
+        }
+        match eliminating(e, &f, &n) {
+            Some(d) => c = d,
+            None => return (f, n),
+        }
+    }
+}
+
+/// [`chain`] on a position.
+fn play_chain<const N: usize>(e: &Engine<N>, p: &Pos<N>, c: u8, moves: &mut Vec<u8>) -> Pos<N> {
+    let nb = e.neighbours(&p.flood);
+    let (flood, _) = chain(e, &p.flood, &nb, c, moves);
+    Pos {
+        flood,
+        colour: *moves.last().expect("a move was played"),
+    }
+}
+
+/// The candidate first moves from a flood with neighbours `nb`, as a colour mask: the
+/// elimination alone if there is one, otherwise every colour touching the flood.
+#[inline]
+fn candidate_mask<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) -> u32 {
+    if let Some(c) = eliminating(e, flood, nb) {
+        return 1 << c;
+    }
+    let mut m = 0;
+    for c in 0..e.colours() {
+        if !set::is_empty(&set::and(nb, e.of_colour(c))) {
+            m |= 1 << c;
+        }
+    }
+    m
+}
+
+/// The candidate first moves from `p` (see [`candidate_mask`]).
+fn candidates<const N: usize>(e: &Engine<N>, p: &Pos<N>) -> Vec<u8> {
+    let nb = e.neighbours(&p.flood);
+    let m = candidate_mask(e, &p.flood, &nb);
+    (0..32u8).filter(|c| m >> c & 1 != 0).collect()
+}
+
+/// A greedy solution: eliminations first, else the move with the smallest bound (then the
+/// most regions).
+pub fn greedy<const N: usize>(e: &Engine<N>, start: &Pos<N>) -> Vec<u8> {
+    let mut p = *start;
+    let mut moves = Vec::new();
+    while !e.is_solved(&p) {
+        let best = candidates(e, &p)
+            .into_iter()
+            .map(|c| {
+                let q = e.play(&p, c).expect("candidates are legal");
+                let key = (
+                    bounds::puchert(e, &q.flood),
+                    u32::MAX - set::count(&q.flood),
+                );
+                (key, c, q)
+            })
+            .min_by_key(|x| x.0)
+            .expect("an unsolved position has a move");
+        moves.push(best.1);
+        p = best.2;
+    }
+    moves
+}
+
+/// Beam search of width `width`: keeps the `width` positions with the smallest bound
+/// (then the most regions) at each depth; forced eliminations are chained. Returns a
+/// solution (never worse than following the best child greedily).
+pub fn beam<const N: usize>(e: &Engine<N>, start: &Pos<N>, width: usize) -> Vec<u8> {
+    // arena of (parent, moves of the edge)
+    let mut arena: Vec<(u32, Vec<u8>)> = vec![(NONE, Vec::new())];
+    let nb0 = e.neighbours(&start.flood);
+    let mut layer: Vec<(Set<N>, Set<N>, u32, u32)> = vec![(start.flood, nb0, 0, 0)];
+    let mut seen = std::collections::HashSet::new();
+    let mut moves = Vec::new();
+    loop {
+        let mut next: Vec<(u32, u32, Set<N>, Set<N>, u32, u32)> = Vec::new();
+        seen.clear();
+        for &(flood, nb, at, g) in &layer {
+            let mut cands = candidate_mask(e, &flood, &nb);
+            while cands != 0 {
+                let c = cands.trailing_zeros() as u8;
+                cands &= cands - 1;
+                moves.clear();
+                let (f2, nb2) = chain(e, &flood, &nb, c, &mut moves);
+                if set::is_empty(&nb2) {
+                    arena.push((at, moves.clone()));
+                    let mut out = Vec::new();
+                    let mut k = arena.len() as u32 - 1;
+                    while k != NONE {
+                        out.extend(arena[k as usize].1.iter().rev());
+                        k = arena[k as usize].0;
+                    }
+                    out.reverse();
+                    return out;
+                }
+                if !seen.insert(Engine::<N>::hash(&f2)) {
+                    continue;
+                }
+                let g2 = g + moves.len() as u32;
+                let f = bounds::puchert_with(e, &f2, &nb2) + g2;
+                arena.push((at, moves.clone()));
+                let k = arena.len() as u32 - 1;
+                next.push((f, u32::MAX - set::count(&f2), f2, nb2, k, g2));
+            }
+        }
+        next.sort_unstable_by_key(|x| (x.0, x.1));
+        next.truncate(width);
+        layer = next.into_iter().map(|x| (x.2, x.3, x.4, x.5)).collect();
+    }
+}
+
+/// Open-addressing table from flooded sets to node indices.
+struct Index {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl Index {
+    fn new() -> Index {
+        Index {
+            slots: vec![0; 1 << 12],
+            len: 0,
+        }
+    }
+    fn bytes(&self) -> usize {
+        self.slots.len() * 8
+    }
+    /// Finds `flood`: `Ok(node)`, or `Err(slot)` where it may be inserted with
+    /// [`Index::insert`] (before any other change to the table).
+    fn find<const N: usize>(
+        &mut self,
+        nodes: &[Node<N>],
+        flood: &Set<N>,
+    ) -> Result<u32, (usize, u64)> {
+        if self.len * 4 >= self.slots.len() * 3 {
+            self.grow(nodes);
+        }
+        let h = Engine::<N>::hash(flood);
+        let tag = h >> 32;
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s == 0 {
+                return Err((i, tag));
+            }
+            if s >> 32 == tag {
+                let j = (s as u32) - 1;
+                if nodes[j as usize].flood == *flood {
+                    return Ok(j);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+    fn insert(&mut self, (slot, tag): (usize, u64), idx: u32) {
+        self.slots[slot] = tag << 32 | (idx as u64 + 1);
+        self.len += 1;
+    }
+    fn grow<const N: usize>(&mut self, nodes: &[Node<N>]) {
+        let old = std::mem::take(&mut self.slots);
+        self.slots = vec![0; old.len() * 2];
+        let mask = self.slots.len() - 1;
+        for s in old.into_iter().filter(|&s| s != 0) {
+            let j = (s as u32 - 1) as usize;
+            let mut i = Engine::<N>::hash(&nodes[j].flood) as usize & mask;
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = s;
+        }
+    }
+}
+
+/// Bucket queue by `f`, then highest `g`.
+struct Open {
+    buckets: Vec<Vec<Vec<u32>>>,
+    hi: Vec<usize>,
+    len: usize,
+}
+
+impl Open {
+    fn push(&mut self, f: usize, g: usize, idx: u32) {
+        while self.buckets.len() <= f {
+            self.buckets.push(Vec::new());
+            self.hi.push(0);
+        }
+        let b = &mut self.buckets[f];
+        while b.len() <= g {
+            b.push(Vec::new());
+        }
+        b[g].push(idx);
+        self.hi[f] = self.hi[f].max(g);
+        self.len += 1;
+    }
+    /// Pops from bucket `f` (deepest first).
+    fn pop(&mut self, f: usize) -> Option<(usize, u32)> {
+        let b = self.buckets.get_mut(f)?;
+        loop {
+            let g = self.hi[f];
+            if let Some(i) = b.get_mut(g).and_then(|v| v.pop()) {
+                self.len -= 1;
+                return Some((g, i));
+            }
+            if g == 0 {
+                return None;
+            }
+            self.hi[f] = g - 1;
+        }
+    }
+    fn bytes(&self) -> usize {
+        self.buckets
+            .iter()
+            .flatten()
+            .map(|v| v.capacity() * 4)
+            .sum()
+    }
+}
+
+/// Walks the parent links from node `i` and replays the chains: the moves from the root.
+fn path<const N: usize>(e: &Engine<N>, start: &Pos<N>, nodes: &[Node<N>], i: u32) -> Vec<u8> {
+    let mut firsts = Vec::new();
+    let mut j = i;
+    while nodes[j as usize].parent != NONE {
+        firsts.push(nodes[j as usize].colour);
+        j = nodes[j as usize].parent;
+    }
+    let mut p = *start;
+    let mut moves = Vec::new();
+    for &c in firsts.iter().rev() {
+        p = play_chain(e, &p, c, &mut moves);
+    }
+    moves
+}
+
+/// A* from `start`. Reports improving solutions and lower bounds to `on_progress`.
+pub fn astar<const N: usize>(
+    e: &Engine<N>,
+    start: &Pos<N>,
+    opts: &SearchOptions,
+    on_progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    let solution = |moves: usize| Progress::Solution {
+        moves,
+        tiles_left: 0,
+        score: 0,
+        elapsed: opts.start.elapsed(),
+    };
+    if e.is_solved(start) {
+        on_progress(solution(0));
+        return Outcome {
+            moves: Vec::new(),
+            proven: true,
+            lower_bound: 0,
+            nodes: 0,
+        };
+    }
+    let mut best = greedy(e, start);
+    on_progress(solution(best.len()));
+    if BEAM_WIDTH > 0 {
+        let b = beam(e, start, BEAM_WIDTH);
+        if b.len() < best.len() {
+            best = b;
+            on_progress(solution(best.len()));
+        }
+    }
+    let h0 = bounds::puchert(e, &start.flood);
+    let mut lower = h0;
+    if lower > 0 {
+        on_progress(Progress::LowerBound {
+            bound: lower,
+            elapsed: opts.start.elapsed(),
+        });
+    }
+    if best.len() as u32 <= lower || best.len() >= MAX_DEPTH {
+        // proven by the bound already, or too long for the search's 8-bit depths (boards
+        // shaped as long paths): the best found, with the bound
+        let proven = best.len() as u32 <= lower;
+        return Outcome {
+            lower_bound: if proven { best.len() as u32 } else { lower },
+            moves: best,
+            proven,
+            nodes: 0,
+        };
+    }
+    let mut nodes: Vec<Node<N>> = vec![Node {
+        flood: start.flood,
+        parent: NONE,
+        colour: start.colour,
+        g: 0,
+        h: h0 as u8,
+    }];
+    let mut index = Index::new();
+    if let Err(slot) = index.find(&nodes, &start.flood) {
+        index.insert(slot, 0);
+    }
+    let mut open = Open {
+        buckets: Vec::new(),
+        hi: Vec::new(),
+        len: 0,
+    };
+    open.push(h0 as usize, 0, 0);
+    let mut f = h0 as usize;
+    let mut expanded = 0u64;
+    let mut moves = Vec::new();
+    let mut pushes: Vec<(usize, usize, u32, u32)> = Vec::new();
+    let mut proven = false;
+    'search: loop {
+        if f >= best.len() {
+            proven = true;
+            lower = best.len() as u32;
+            break;
+        }
+        let Some((g, i)) = open.pop(f) else {
+            if open.len == 0 {
+                // nothing left below the best length: it is optimal
+                proven = true;
+                lower = best.len() as u32;
+                break;
+            }
+            f += 1;
+            if f < best.len() && f as u32 > lower {
+                lower = f as u32;
+                on_progress(Progress::LowerBound {
+                    bound: lower,
+                    elapsed: opts.start.elapsed(),
+                });
+            }
+            continue;
+        };
+        let node = nodes[i as usize];
+        if node.g as usize != g {
+            continue; // reopened with a shorter path since
+        }
+        expanded += 1;
+        if expanded & 0xfff == 0 {
+            let bytes =
+                nodes.capacity() * std::mem::size_of::<Node<N>>() + index.bytes() + open.bytes();
+            if opts.should_stop() || bytes > opts.memory {
+                break 'search;
+            }
+        }
+        let nb = e.neighbours(&node.flood);
+        pushes.clear();
+        let mut cands = candidate_mask(e, &node.flood, &nb);
+        while cands != 0 {
+            let c = cands.trailing_zeros() as u8;
+            cands &= cands - 1;
+            moves.clear();
+            let (flood, nb2) = chain(e, &node.flood, &nb, c, &mut moves);
+            let g2 = g + moves.len();
+            if set::is_empty(&nb2) {
+                // solved
+                if g2 < best.len() {
+                    let mut m = path(e, start, &nodes, i);
+                    m.extend_from_slice(&moves);
+                    best = m;
+                    on_progress(solution(best.len()));
+                }
+                continue;
+            }
+            if g2 + 1 >= best.len() {
+                continue;
+            }
+            match index.find(&nodes, &flood) {
+                Ok(j) => {
+                    let old = &mut nodes[j as usize];
+                    if (old.g as usize) > g2 {
+                        old.g = g2 as u8;
+                        old.parent = i;
+                        old.colour = c;
+                        let f2 = g2 + old.h as usize;
+                        if f2 < best.len() {
+                            open.push(f2.max(f), g2, j);
+                        }
+                    }
+                }
+                Err(slot) => {
+                    let h2 = bounds::puchert_with(e, &flood, &nb2)
+                        .max((node.h as u32).saturating_sub(moves.len() as u32))
+                        as usize;
+                    if g2 + h2 >= best.len() {
+                        continue;
+                    }
+                    let idx = nodes.len() as u32;
+                    index.insert(slot, idx);
+                    nodes.push(Node {
+                        flood,
+                        parent: i,
+                        colour: c,
+                        g: g2 as u8,
+                        h: h2 as u8,
+                    });
+                    pushes.push(((g2 + h2).max(f), g2, set::count(&flood), idx));
+                }
+            }
+        }
+        // Children with the same f and g are popped last in, first out: push the biggest
+        // flood last so that it is tried first.
+        pushes.sort_unstable_by_key(|x| x.2);
+        for &(f2, g2, _, idx) in &pushes {
+            open.push(f2, g2, idx);
+        }
+    }
+    Outcome {
+        moves: best,
+        proven,
+        lower_bound: lower,
+        nodes: expanded,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+    use proptest::prelude::*;
+    use std::collections::{HashSet, VecDeque};
+
+    /// Breadth-first search over positions: the exact optimum.
+    fn bfs(e: &Engine<2>, p: &Pos<2>) -> usize {
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([(*p, 0usize)]);
+        seen.insert(p.flood);
+        while let Some((q, d)) = queue.pop_front() {
+            if e.is_solved(&q) {
+                return d;
+            }
+            for c in 0..e.colours() as u8 {
+                if let Some(r) = e.play(&q, c) {
+                    if seen.insert(r.flood) {
+                        queue.push_back((r, d + 1));
+                    }
+                }
+            }
+        }
+        unreachable!("every Flood-It board can be solved")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(80))]
+        #[test]
+        fn astar_finds_the_bfs_optimum(
+            w in 3usize..=6, h in 3usize..=6, k in 3u8..=4,
+            cells in proptest::collection::vec(0u8..4, 36),
+            sx in 0usize..6, sy in 0usize..6,
+        ) {
+            let cells: Vec<u8> = cells.iter().take(w * h).map(|c| c % k + 1).collect();
+            let palette: Vec<char> = "ABCD".chars().take(k as usize).collect();
+            let g = Grid::parse(&Grid::from_cells(w, h, cells, palette).to_text()).unwrap();
+            let (e, p) = Engine::<2>::new(&g, (sx % w, sy % h)).unwrap();
+            let out = astar(&e, &p, &SearchOptions::default(), &mut |_| {});
+            prop_assert!(out.proven);
+            prop_assert_eq!(out.moves.len(), bfs(&e, &p));
+            prop_assert_eq!(out.lower_bound as usize, out.moves.len());
+            let mut q = p;
+            for &c in &out.moves {
+                q = e.play(&q, c).expect("legal");
+            }
+            prop_assert!(e.is_solved(&q));
+            prop_assert!(greedy(&e, &p).len() >= out.moves.len());
+        }
+    }
+}
