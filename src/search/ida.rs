@@ -17,8 +17,8 @@
 //! A solution known in advance (from beam search) caps the budgets: when the lower bound
 //! reaches its length, it is proven optimal without a last iteration.
 
-use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -145,52 +145,124 @@ impl<'a, P: Puzzle> Ida<'a, P> {
         }
     }
 
-    /// The positions at depth `split` within the budget (deduplicated), with their paths,
-    /// and the least `depth + bound` over the positions pruned above them. A solved
-    /// position on the way is returned as `Err(path)`.
-    #[allow(clippy::type_complexity)]
+    /// Expands the tree above depth `split` in the order the sequential search would, into
+    /// a [`Frontier`]. A solved position on the way is returned as `Err(path)`.
     fn frontier(
         &mut self,
         start: &P::State,
         split: u32,
         budget: u32,
-    ) -> Result<(Vec<(Vec<P::Move>, P::State, u64, u32)>, u32), Vec<P::Move>> {
-        let mut layer = vec![(Vec::new(), start.clone(), 0u32)];
-        let mut pruned = INFINITE;
-        let mut seen = HashSet::new();
-        for depth in 0..split {
-            let mut next = Vec::new();
-            for (path, s, _) in layer {
-                self.nodes += 1;
-                let mut kids = Vec::new();
-                let least = self.p.bounded_successors(&s, budget - depth - 1, &mut kids);
-                pruned = pruned.min((depth + 1).saturating_add(least));
-                for (m, c, h) in kids {
-                    let mut cp = path.clone();
-                    cp.push(m);
-                    if self.p.is_solved(&c) {
-                        return Err(cp);
-                    }
-                    let key = self.p.key(&c);
-                    let h = h.max(self.table.get(key));
-                    if depth + 1 + h > budget {
-                        pruned = pruned.min(depth + 1 + h);
-                    } else if seen.insert(key) {
-                        next.push((cp, c, h));
-                    }
-                }
-            }
-            layer = next;
-        }
-        layer.sort_by_key(|(_, _, h)| *h);
-        let out = layer
+    ) -> Result<Frontier<P>, Vec<P::Move>> {
+        let mut f = Frontier {
+            items: Vec::new(),
+            inner: Vec::new(),
+            item_of: HashMap::new(),
+        };
+        let key = self.p.key(start);
+        self.collect(start, key, &mut Vec::new(), 0, split, budget, &mut f)?;
+        Ok(f)
+    }
+
+    /// Depth-first part of [`Ida::frontier`]; returns the index of `s`'s inner node.
+    #[allow(clippy::too_many_arguments)]
+    fn collect(
+        &mut self,
+        s: &P::State,
+        key: u64,
+        path: &mut Vec<P::Move>,
+        depth: u32,
+        split: u32,
+        budget: u32,
+        f: &mut Frontier<P>,
+    ) -> Result<usize, Vec<P::Move>> {
+        self.nodes += 1;
+        let me = f.inner.len();
+        f.inner.push(Inner {
+            key,
+            depth,
+            pruned: INFINITE,
+            kids: Vec::new(),
+        });
+        let mut kids = Vec::new();
+        let least = self.p.bounded_successors(s, budget - depth - 1, &mut kids);
+        let mut pruned = least.saturating_add(1);
+        let mut kids: Vec<_> = kids
             .into_iter()
-            .map(|(path, s, h)| {
-                let key = self.p.key(&s);
-                (path, s, key, h)
+            .map(|(m, c, h)| {
+                let key = self.p.key(&c);
+                let h = h.max(self.table.get(key));
+                let pr = self.p.priority(s, &m, &c);
+                (m, c, key, h, pr)
             })
             .collect();
-        Ok((out, pruned))
+        kids.sort_by(|a, b| a.3.cmp(&b.3).then(b.4.cmp(&a.4)));
+        for (m, c, key, h, _) in kids {
+            path.push(m);
+            if self.p.is_solved(&c) {
+                return Err(path.clone());
+            }
+            if depth + 1 + h > budget {
+                pruned = pruned.min(1 + h);
+            } else if depth + 1 == split {
+                let item = *f.item_of.entry(key).or_insert_with(|| {
+                    f.items.push((path.clone(), c, key));
+                    f.items.len() - 1
+                });
+                f.inner[me].kids.push(Kid::Item(item));
+            } else {
+                let child = self.collect(&c, key, path, depth + 1, split, budget, f)?;
+                f.inner[me].kids.push(Kid::Inner(child));
+            }
+            path.pop();
+        }
+        f.inner[me].pruned = pruned;
+        Ok(me)
+    }
+}
+
+/// The tree above the split depth of a parallel iteration: the positions at the split
+/// depth (the work, deduplicated) and the positions above them, so that the bounds the
+/// work proves can be backed up and stored as the sequential search does.
+struct Frontier<P: Puzzle> {
+    /// (path, position, key) of each piece of work.
+    items: Vec<(Vec<P::Move>, P::State, u64)>,
+    /// Positions above the split, in depth-first order (a parent before its children).
+    inner: Vec<Inner>,
+    item_of: HashMap<u64, usize>,
+}
+
+struct Inner {
+    key: u64,
+    depth: u32,
+    /// `1 + bound` least over the children pruned without search.
+    pruned: u32,
+    kids: Vec<Kid>,
+}
+
+enum Kid {
+    Item(usize),
+    Inner(usize),
+}
+
+impl<P: Puzzle> Frontier<P> {
+    /// Backs the work's proven bounds up the tree, stores each position's bound, and
+    /// returns the root's.
+    fn back_up(&self, results: &[u32], table: &Table, budget: u32) -> u32 {
+        let mut value = vec![INFINITE; self.inner.len()];
+        for i in (0..self.inner.len()).rev() {
+            let n = &self.inner[i];
+            let mut v = n.pruned;
+            for k in &n.kids {
+                let child = match *k {
+                    Kid::Item(j) => results[j],
+                    Kid::Inner(j) => value[j],
+                };
+                v = v.min(child.saturating_add(1));
+            }
+            value[i] = v;
+            table.store(n.key, v, budget - n.depth);
+        }
+        value[0]
     }
 }
 
@@ -213,34 +285,32 @@ fn iteration<P: Puzzle>(
         return (r, ida.path);
     }
     let mut head = Ida::new(p, table, opts, &found);
-    let (work, pruned) = match head.frontier(start, SPLIT, budget) {
-        Ok(w) => w,
+    let frontier = match head.frontier(start, SPLIT, budget) {
+        Ok(f) => f,
         Err(path) => {
             *nodes += head.nodes;
             return (Err(Halt::Found), path);
         }
     };
     *nodes += head.nodes;
+    let work = &frontier.items;
+    let results: Vec<AtomicU32> = work.iter().map(|_| AtomicU32::new(INFINITE)).collect();
     let next = AtomicUsize::new(0);
-    let least = Mutex::new(pruned);
     let solution: Mutex<Option<Vec<P::Move>>> = Mutex::new(None);
     let stopped = AtomicBool::new(false);
-    let total_nodes = AtomicUsize::new(0);
+    let total_nodes = AtomicU64::new(0);
     std::thread::scope(|scope| {
         for _ in 0..threads.min(work.len()) {
             scope.spawn(|| {
                 let mut ida = Ida::new(p, table, opts, &found);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((path, s, key, _)) = work.get(i) else {
+                    let Some((path, s, key)) = work.get(i) else {
                         break;
                     };
                     ida.path.clear();
                     match ida.dfs(s, *key, SPLIT, budget) {
-                        Ok(b) => {
-                            let mut l = least.lock().expect("no thread panics holding it");
-                            *l = (*l).min(SPLIT.saturating_add(b));
-                        }
+                        Ok(b) => results[i].store(b, Ordering::Relaxed),
                         Err(Halt::Found) => {
                             if !found.swap(true, Ordering::Relaxed) {
                                 let mut full = path.clone();
@@ -255,20 +325,19 @@ fn iteration<P: Puzzle>(
                         }
                     }
                 }
-                total_nodes.fetch_add(ida.nodes as usize, Ordering::Relaxed);
+                total_nodes.fetch_add(ida.nodes, Ordering::Relaxed);
             });
         }
     });
-    *nodes += total_nodes.load(Ordering::Relaxed) as u64;
+    *nodes += total_nodes.load(Ordering::Relaxed);
     if let Some(path) = solution.into_inner().expect("no thread panicked") {
         return (Err(Halt::Found), path);
     }
     if stopped.load(Ordering::Relaxed) {
         return (Err(Halt::Stopped), Vec::new());
     }
-    let least = least.into_inner().expect("no thread panicked");
-    table.store(p.key(start), least, budget);
-    (Ok(least), Vec::new())
+    let results: Vec<u32> = results.iter().map(|r| r.load(Ordering::Relaxed)).collect();
+    (Ok(frontier.back_up(&results, table, budget)), Vec::new())
 }
 
 /// Finds an optimal solution of `start`, proving it optimal, unless time runs out.
