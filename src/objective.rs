@@ -176,7 +176,8 @@ impl<B: Bits> Scored for Objectived<'_, B> {
 
     /// The bounds (optimistic) and guesses (estimate) of each objective:
     /// - moves: `−lb` with `lb` the admissible clicks bound; ranks by `2·lb + groups`
-    ///   (about the clicks still needed), then fewer tiles;
+    ///   (about the clicks still needed), then fewer tiles; with a smallest group of 2,
+    ///   also by the most plentiful colour's `4·(n − 2)²` (keeps it whole, helps clearing);
     /// - tiles: no tile of a colour with fewer tiles than the smallest group can go; ranks
     ///   by those stuck tiles, then by fewer groups and colours kept together;
     /// - score: `Σ (n_c − 2)²` (+1000 unless a colour is stuck) bounds what is still to
@@ -192,7 +193,15 @@ impl<B: Bits> Scored for Objectived<'_, B> {
                 }
                 let lb = lb as i64;
                 let guess = lb * 2 + self.groups(s) as i64;
-                (-lb, -guess * 1024 - s.tiles() as i64)
+                let mut est = -guess * 1024 - s.tiles() as i64;
+                if self.game.rules.min_group >= 2 {
+                    // Boards that may not clear: keep the most plentiful colour for one
+                    // big last group, as for the score (4 = best of 0, 1, 4 on standard20
+                    // #1, 5, 12, 13 at 5 s).
+                    let max = self.counts(s).max().unwrap_or(0) as i64;
+                    est += 4 * (max - 2).max(0).pow(2);
+                }
+                (-lb, est)
             }
             Objective::Tiles => {
                 let stuck = self.stuck(s) as i64;
