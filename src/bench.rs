@@ -176,8 +176,8 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
     let mut rows = Vec::new();
     if !args.json {
         println!(
-            "{:<14} {:>6} {:>7} {:>5} {:>8} {:>12} {:>10}",
-            "board", "moves", "proven", "lb", "expected", "nodes", "time"
+            "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>10}",
+            "board", "moves", "tiles", "score", "proven", "lb", "expected", "nodes", "time"
         );
     }
     let solve_one = |e: &Entry| -> Result<(String, solve::Report, f64)> {
@@ -221,9 +221,11 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
             ms,
         };
         let line = format!(
-            "{:<14} {:>6} {:>7} {:>5} {:>8} {:>12} {:>9.3}s{}",
+            "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>9.3}s{}",
             row.name,
             row.length,
+            row.tiles_left,
+            row.score,
             if row.optimal { "yes" } else { "no" },
             row.lower_bound,
             row.expected.map_or("-".into(), |x| x.to_string()),

@@ -15,7 +15,8 @@
 //! | [`click`] | the click-game bitboard engine: groups, gravity, sideways steps, bounds |
 //! | [`floodit`] | the Flood-It engine |
 //! | [`puzzle`] | the small trait every search algorithm is written against |
-//! | [`search`] | IDA* with a transposition table, beam search |
+//! | [`objective`] | moves, tiles and SameGame score as values for the anytime search |
+//! | [`search`] | IDA* with a transposition table, beam search, anytime search (beam, NRPA) |
 //! | [`solve`] | board in, report out: picks the engine and the algorithms |
 //!
 //! ```
@@ -30,6 +31,7 @@ pub mod bits;
 pub mod click;
 pub mod floodit;
 pub mod grid;
+pub mod objective;
 pub mod puzzle;
 pub mod rules;
 pub mod search;

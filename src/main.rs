@@ -115,6 +115,9 @@ pub struct SearchArgs {
     /// Skip the proof: anytime search only.
     #[arg(long)]
     pub no_proof: bool,
+    /// The anytime algorithm: beam searches of doubling width, or NRPA.
+    #[arg(long, value_enum, default_value = "beam")]
+    pub anytime: tumble::search::anytime::Method,
 }
 
 impl SearchArgs {
@@ -133,6 +136,7 @@ impl SearchArgs {
             setup.search.threads = n.max(1);
         }
         setup.no_proof = self.no_proof;
+        setup.anytime = self.anytime;
         Ok(())
     }
 }
@@ -283,18 +287,27 @@ fn print_report(r: &Report) {
     if let Some(n) = &r.note {
         println!("note: {n}");
     }
-    if r.optimal {
-        println!("optimal: {what} (proven)");
-    } else if tiles {
-        println!("best found: {what} (not proven optimal)");
+    if r.objective == Objective::Score {
+        let what = format!("score {} ({what})", r.score);
+        if r.optimal {
+            println!("optimal: {what} (proven)");
+        } else {
+            println!("best found: {what} (not proven optimal)");
+        }
     } else {
-        println!(
-            "best found: {what}, lower bound {} (not proven optimal)",
-            r.lower_bound
-        );
-    }
-    if r.objective == Objective::Score || r.game == "samegame" {
-        println!("score: {}", r.score);
+        if r.optimal {
+            println!("optimal: {what} (proven)");
+        } else if tiles {
+            println!("best found: {what} (not proven optimal)");
+        } else {
+            println!(
+                "best found: {what}, lower bound {} (not proven optimal)",
+                r.lower_bound
+            );
+        }
+        if r.game == "samegame" {
+            println!("score: {}", r.score);
+        }
     }
     println!(
         "nodes: {}, time: {:.3}s",
@@ -340,6 +353,7 @@ fn cmd_solve(
         println!("{grid}");
         println!();
     }
+    let objective = setup.rules.objective;
     let mut progress = |p: Progress| {
         if json {
             return;
@@ -348,16 +362,21 @@ fn cmd_solve(
             Progress::Solution {
                 moves,
                 tiles_left,
+                score,
                 elapsed,
-                ..
             } => {
-                if tiles_left > 0 {
+                let tiles = if tiles_left > 0 || objective == Objective::Tiles {
+                    format!(", {tiles_left} tiles left")
+                } else {
+                    String::new()
+                };
+                if objective == Objective::Score {
                     println!(
-                        "[{}] solution: {moves} moves, {tiles_left} tiles left",
+                        "[{}] solution: score {score}, {moves} moves{tiles}",
                         secs(elapsed)
                     );
                 } else {
-                    println!("[{}] solution: {moves} moves", secs(elapsed));
+                    println!("[{}] solution: {moves} moves{tiles}", secs(elapsed));
                 }
             }
             Progress::LowerBound { bound, elapsed } => {

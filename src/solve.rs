@@ -6,15 +6,18 @@
 //! the solution step by step, whether it is proven optimal and the best lower bound.
 //! Progress ([`Progress`]) is reported through a callback as it happens.
 //!
-//! - fewest moves: beam searches of growing width give the first solutions in milliseconds,
-//!   then IDA* ([`crate::search::ida_star`]) proves the optimum (or runs out of time with a
-//!   lower bound);
-//! - fewest tiles (Clickomania): an exhaustive search with a table of solved positions.
+//! - fewest moves: a greedy solution in milliseconds, then the anytime search
+//!   ([`crate::search::anytime`]) and IDA* ([`crate::search::ida_star`]) side by side,
+//!   sharing the best solution and the proven lower bound both ways, until the optimum is
+//!   proven or time runs out (with `no_proof`, the anytime search alone);
+//! - fewest tiles (Clickomania) and highest score (SameGame): an exact search over positions
+//!   on small boards; on boards too big for it, the anytime search until the time limit.
 //!
 //! [`replay`] plays a given move list (the `check` command) and [`generate`] makes random
 //! boards.
 
-use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -22,9 +25,11 @@ use serde::Serialize;
 use crate::bits::{Bits, Wide};
 use crate::click::{fits, Click, ClickBoard, ClickGame};
 use crate::grid::{BoardError, Grid};
+use crate::objective::Objectived;
 use crate::puzzle::{Puzzle, INFINITE};
 use crate::rules::{Game, Objective, Rules};
-use crate::search::{beam_search, ida_star, Event, SearchOptions};
+use crate::search::anytime::{self, anytime, Control, Method, Scored};
+use crate::search::{ida_star, Event, Outcome, SearchOptions};
 
 /// The largest click board: cells and side.
 pub const MAX_CELLS: usize = 512;
@@ -37,6 +42,8 @@ pub struct Setup {
     pub search: SearchOptions,
     /// Skip the proof: anytime search only.
     pub no_proof: bool,
+    /// The anytime algorithm.
+    pub anytime: Method,
     /// Flood-It: the start cell `(x, y)`, `y = 0` at the bottom.
     pub floodit_start: (usize, usize),
 }
@@ -54,6 +61,7 @@ impl Setup {
             }),
             search: SearchOptions::default(),
             no_proof: false,
+            anytime: Method::default(),
             floodit_start: (0, usize::MAX),
         }
     }
@@ -211,7 +219,6 @@ fn solve_click<B: Bits>(
     setup: &Setup,
     on_progress: &mut dyn FnMut(Progress),
 ) -> Report {
-    let opts = &setup.search;
     let clearable = game.clicks_bound(board) < INFINITE;
     let mut objective = match setup.rules.objective {
         Objective::Moves if clearable => Objective::Moves,
@@ -223,20 +230,21 @@ fn solve_click<B: Bits>(
          the answer is the fewest tiles left"
             .to_string()
     });
+    let scored = Objectived::new(game, objective);
     let (mut moves, mut proven, mut lower, mut nodes) = match objective {
-        Objective::Moves => fewest_moves(game, board, setup, on_progress),
+        Objective::Moves => fewest_moves(game, &scored, board, setup, on_progress),
         Objective::Tiles | Objective::Score => {
-            let score = objective == Objective::Score;
-            let (moves, proven, nodes) = fewest_tiles(game, board, opts, score, on_progress);
+            let (moves, proven, nodes) = best_value(&scored, board, setup, on_progress);
             (moves, proven, 0, nodes)
         }
     };
     if objective == Objective::Moves && lower >= INFINITE {
         // The search proved that no line of play clears the board (the bound could not
         // tell beforehand): the answer is the fewest tiles left, as for Clickomania.
-        let (m, p, n) = fewest_tiles(game, board, opts, false, on_progress);
-        (moves, proven, lower, nodes) = (m, p, 0, nodes + n);
         objective = Objective::Tiles;
+        let tiles = Objectived::new(game, objective);
+        let (m, p, n) = best_value(&tiles, board, setup, on_progress);
+        (moves, proven, lower, nodes) = (m, p, 0, nodes + n);
         note = Some("the board cannot be cleared: the answer is the fewest tiles left".into());
     }
     let mut report = build_report(game, board, grid, setup, objective, &moves);
@@ -303,68 +311,158 @@ fn build_report<B: Bits>(
     }
 }
 
-/// Beam searches of growing width, then IDA*. Returns (moves, proven, lower bound, nodes).
-fn fewest_moves<P: SizedMoves>(
+/// How long the anytime search runs when it is the only search and no time limit is set.
+pub const DEFAULT_ANYTIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// How many positions the exact search for fewest tiles or highest score may visit before
+/// the board counts as too big to prove and the anytime search takes over.
+pub const EXACT_POSITIONS: usize = 50_000;
+
+/// Boards with more tiles than this skip the exact search for fewest tiles or highest score.
+pub const EXACT_TILES: u32 = 40;
+
+/// What the searches running side by side tell the thread that reports progress.
+enum Msg<M> {
+    /// A better solution from the anytime search.
+    Solution(Vec<M>, Duration),
+    /// Progress of IDA*.
+    Ida(Event<M>),
+    /// IDA* has finished.
+    IdaDone(Outcome<M>),
+    /// The anytime search has finished.
+    AnytimeDone,
+}
+
+/// Fewest moves: a greedy solution at once, then the anytime search (`q`) and IDA* (on
+/// `p`) side by side, sharing bounds both ways: every solution either finds is offered to
+/// the anytime search (pruning it), every lower bound IDA* proves becomes the anytime
+/// search's target (reaching it stops it), and IDA* is stopped as soon as its lower bound
+/// reaches the best solution's length. With `no_proof`, the anytime search alone on every
+/// thread. Returns (moves, proven, lower bound, nodes).
+fn fewest_moves<P, Q>(
     p: &P,
+    q: &Q,
     start: &P::State,
     setup: &Setup,
     on_progress: &mut dyn FnMut(Progress),
 ) -> (Vec<P::Move>, bool, u32, u64)
 where
-    P::Move: Sized,
+    P: SizedMoves,
+    Q: Scored<State = P::State, Move = P::Move>,
 {
     let opts = &setup.search;
-    let mut best: Option<Vec<P::Move>> = None;
-    // Records `moves` if it beats `best`, and says so.
-    let improve = |moves: &Vec<P::Move>,
-                   best: &mut Option<Vec<P::Move>>,
-                   on_progress: &mut dyn FnMut(Progress)| {
-        if best.as_ref().is_none_or(|b| moves.len() < b.len()) {
-            on_progress(Progress::Solution {
-                moves: moves.len(),
-                tiles_left: 0,
-                score: samegame_score(moves.iter().map(|m| p.removed(m)), true),
-                elapsed: opts.start.elapsed(),
-            });
-            *best = Some(moves.clone());
-        }
-    };
-    let widths: &[usize] = if setup.no_proof {
-        &[1, 4, 16, 64, 256, 1024, 4096, 16384]
-    } else {
-        &[1, 16, 256]
-    };
-    // The greedy descent (width 1) runs even when no time is left: an anytime answer
-    // should be a solution whenever one is easy to find.
-    let unlimited = SearchOptions {
-        time_limit: None,
-        ..opts.clone()
-    };
-    for (i, &w) in widths.iter().enumerate() {
-        if i > 0 && opts.should_stop() {
-            break;
-        }
-        if let Some(m) = beam_search(p, start, w, if i == 0 { &unlimited } else { opts }) {
-            improve(&m, &mut best, on_progress);
-        }
+    if p.is_solved(start) {
+        return (Vec::new(), true, 0, 0);
     }
     let lower0 = p.lower_bound(start);
-    if setup.no_proof {
-        let proven = best.as_ref().is_some_and(|b| b.len() as u32 <= lower0);
-        return (best.unwrap_or_default(), proven, lower0, 0);
+    let any_stop = Arc::new(AtomicBool::new(false));
+    let ida_stop = Arc::new(AtomicBool::new(false));
+    let mut any_opts = opts.clone();
+    any_opts.stop = any_stop.clone();
+    if setup.no_proof && any_opts.time_limit.is_none() {
+        any_opts.time_limit = Some(DEFAULT_ANYTIME_LIMIT);
     }
-    let mut last_bound = lower0;
-    let out = ida_star(p, start, opts, best.clone(), &mut |e| match e {
-        Event::Solution { moves, .. } => improve(&moves, &mut best, on_progress),
-        Event::LowerBound { bound, elapsed, .. } => {
-            if bound > last_bound {
-                last_bound = bound;
-                on_progress(Progress::LowerBound { bound, elapsed });
+    let mut ida_opts = opts.clone();
+    ida_opts.stop = ida_stop.clone();
+    let (tx, rx) = mpsc::channel();
+    let tx_any = Mutex::new(tx.clone());
+    let ctl = Control::new(&any_opts, move |_, moves: &[P::Move], elapsed| {
+        let _ = tx_any
+            .lock()
+            .expect("no panics")
+            .send(Msg::Solution(moves.to_vec(), elapsed));
+    });
+    ctl.set_target(-(lower0 as i64));
+    // The greedy solution: the first answer, and IDA*'s first upper bound.
+    anytime::beam(q, start, 1, &ctl);
+    let known = ctl.best().map(|b| b.1);
+    let any_threads = if setup.no_proof {
+        opts.threads
+    } else {
+        (opts.threads / 2).max(1)
+    };
+    let mut best: Option<Vec<P::Move>> = None;
+    let mut lower = lower0;
+    let mut proven = false;
+    let mut nodes = 0;
+    std::thread::scope(|sc| {
+        let mut running = 1;
+        let tx1 = tx.clone();
+        let ctl = &ctl;
+        sc.spawn(move || {
+            anytime(q, start, setup.anytime, any_threads, ctl);
+            let _ = tx1.send(Msg::AnytimeDone);
+        });
+        if !setup.no_proof {
+            running += 1;
+            let tx2 = tx.clone();
+            sc.spawn(move || {
+                let out = ida_star(p, start, &ida_opts, known, &mut |e| {
+                    let _ = tx2.send(Msg::Ida(e));
+                });
+                let _ = tx2.send(Msg::IdaDone(out));
+            });
+        }
+        drop(tx);
+        while running > 0 {
+            let msg = match rx.recv_timeout(Duration::from_millis(20)) {
+                Ok(m) => m,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if opts.stop.load(Ordering::Relaxed) {
+                        any_stop.store(true, Ordering::Relaxed);
+                        ida_stop.store(true, Ordering::Relaxed);
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            match msg {
+                Msg::Solution(moves, elapsed) | Msg::Ida(Event::Solution { moves, elapsed }) => {
+                    if best.as_ref().is_none_or(|b| moves.len() < b.len()) {
+                        on_progress(Progress::Solution {
+                            moves: moves.len(),
+                            tiles_left: 0,
+                            score: samegame_score(moves.iter().map(|m| p.removed(m)), true),
+                            elapsed,
+                        });
+                        // IDA*'s solutions prune the anytime search.
+                        ctl.offer(-(moves.len() as i64), &moves);
+                        best = Some(moves);
+                    }
+                }
+                Msg::Ida(Event::LowerBound { bound, elapsed, .. }) => {
+                    if bound > lower {
+                        lower = bound;
+                        on_progress(Progress::LowerBound { bound, elapsed });
+                        ctl.set_target(-(bound as i64));
+                    }
+                }
+                Msg::IdaDone(out) => {
+                    running -= 1;
+                    nodes = out.nodes;
+                    lower = lower.max(out.lower_bound);
+                    if out.proven {
+                        if let Some(b) = out.best {
+                            if best.as_ref().is_none_or(|x| b.len() < x.len()) {
+                                best = Some(b);
+                            }
+                        }
+                        proven = true;
+                        any_stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                Msg::AnytimeDone => running -= 1,
+            }
+            if best.as_ref().is_some_and(|b| b.len() as u32 <= lower) {
+                proven = true;
+                any_stop.store(true, Ordering::Relaxed);
+                ida_stop.store(true, Ordering::Relaxed);
             }
         }
     });
-    let moves = out.best.or(best).unwrap_or_default();
-    (moves, out.proven, out.lower_bound, out.nodes)
+    let best = best.unwrap_or_default();
+    let lower = if proven { best.len() as u32 } else { lower };
+    (best, proven, lower, nodes)
 }
 
 /// Moves that remove a number of tiles (for scores in progress reports).
@@ -378,131 +476,65 @@ impl<B: Bits> SizedMoves for ClickGame<B> {
     }
 }
 
-/// Fewest tiles left, then fewest clicks (or with `score`: the highest SameGame score, then
-/// fewest clicks): an exhaustive search over positions with a table of solved ones.
-/// Returns (moves, proven, nodes); on time-out the best found so far.
-fn fewest_tiles<B: Bits>(
-    game: &ClickGame<B>,
-    board: &ClickBoard<B>,
-    opts: &SearchOptions,
-    score: bool,
+/// Fewest tiles left or highest score: a greedy answer at once, then on boards small
+/// enough (at most [`EXACT_TILES`] tiles) an exact search over positions (at most
+/// [`EXACT_POSITIONS`]); otherwise, or with `no_proof`, the anytime search until the time
+/// limit ([`DEFAULT_ANYTIME_LIMIT`] if none). Every improvement is reported with its time.
+/// Returns (moves, proven, nodes).
+fn best_value<B: Bits>(
+    q: &Objectived<B>,
+    start: &ClickBoard<B>,
+    setup: &Setup,
     on_progress: &mut dyn FnMut(Progress),
 ) -> (Vec<Click>, bool, u64) {
-    struct Ctx<'a, B: Bits> {
-        game: &'a ClickGame<B>,
-        opts: &'a SearchOptions,
-        score: bool,
-        memo: HashMap<u64, (i64, u32)>,
-        nodes: u64,
-        stopped: bool,
-        path: Vec<Click>,
-        best: Option<(i64, Vec<Click>)>,
-        on_progress: &'a mut dyn FnMut(Progress),
-    }
-    impl<B: Bits> Ctx<'_, B> {
-        /// What is minimised at the end of a line: tiles left, or minus the clearing bonus.
-        fn end_cost(&self, s: &ClickBoard<B>) -> i64 {
-            match (self.score, s.is_empty()) {
-                (false, _) => s.tiles() as i64,
-                (true, true) => -1000,
-                (true, false) => 0,
-            }
+    let game = q.game;
+    let progress = |moves: &[Click], elapsed: Duration| {
+        let end = crate::search::replay(game, start, moves).expect("solutions are legal");
+        Progress::Solution {
+            moves: moves.len(),
+            tiles_left: end.tiles() as usize,
+            score: samegame_score(moves.iter().map(|m| m.size as u32), end.is_empty()),
+            elapsed,
         }
-        /// What a click adds to the cost: nothing, or minus its score.
-        fn step_cost(&self, c: &Click) -> i64 {
-            if self.score {
-                -samegame_score([c.size as u32], false)
-            } else {
-                0
-            }
-        }
-        /// The best (cost, clicks) reachable from `s`.
-        fn value(&mut self, s: &ClickBoard<B>) -> (i64, u32) {
-            let key = self.game.key(s);
-            if let Some(&v) = self.memo.get(&key) {
-                return v;
-            }
-            self.nodes += 1;
-            if self.stopped || (self.nodes & 0xff == 0 && self.opts.should_stop()) {
-                self.stopped = true;
-                return (i64::MAX, 0);
-            }
-            let groups = self.game.groups(s);
-            let mut v = (self.end_cost(s), 0);
-            if groups.is_empty() {
-                let cost =
-                    self.end_cost(s) + self.path.iter().map(|c| self.step_cost(c)).sum::<i64>();
-                let better = self
-                    .best
-                    .as_ref()
-                    .is_none_or(|(t, m)| (cost, self.path.len()) < (*t, m.len()));
-                if better {
-                    self.best = Some((cost, self.path.clone()));
-                    (self.on_progress)(Progress::Solution {
-                        moves: self.path.len(),
-                        tiles_left: s.tiles() as usize,
-                        score: samegame_score(
-                            self.path.iter().map(|m| m.size as u32),
-                            s.is_empty(),
-                        ),
-                        elapsed: self.opts.start.elapsed(),
-                    });
-                }
-            } else {
-                v = (i64::MAX, 0);
-                for (click, group) in groups {
-                    let child = self.game.remove(s, group, click.colour);
-                    self.path.push(click);
-                    let (t, m) = self.value(&child);
-                    self.path.pop();
-                    v = v.min((t.saturating_add(self.step_cost(&click)), m + 1));
-                }
-            }
-            if !self.stopped {
-                self.memo.insert(key, v);
-            }
-            v
-        }
-    }
-    let mut ctx = Ctx {
-        game,
-        opts,
-        score,
-        memo: HashMap::new(),
-        nodes: 0,
-        stopped: false,
-        path: Vec::new(),
-        best: None,
-        on_progress,
     };
-    ctx.value(board);
-    let proven = !ctx.stopped;
-    if !proven {
-        return (ctx.best.map(|b| b.1).unwrap_or_default(), false, ctx.nodes);
+    let opts = &setup.search;
+    let mut any_opts = opts.clone();
+    if any_opts.time_limit.is_none() {
+        any_opts.time_limit = Some(DEFAULT_ANYTIME_LIMIT);
     }
-    // Walk the table down the optimal line.
-    let mut s = *board;
-    let mut moves = Vec::new();
-    loop {
-        let here = ctx.memo[&game.key(&s)];
-        if here.1 == 0 {
-            break;
+    let (tx, rx) = mpsc::channel();
+    let tx_any = Mutex::new(tx);
+    let ctl = Control::new(&any_opts, move |_, moves: &[Click], elapsed| {
+        let _ = tx_any
+            .lock()
+            .expect("no panics")
+            .send((moves.to_vec(), elapsed));
+    });
+    ctl.set_target(q.optimistic(start));
+    let exact = !setup.no_proof && start.tiles() <= EXACT_TILES;
+    let proven = std::thread::scope(|sc| {
+        let worker = sc.spawn(|| {
+            // A greedy answer at once; the exact search on small boards; else anytime.
+            anytime::beam(q, start, 1, &ctl);
+            if exact && anytime::exhaustive(q, start, EXACT_POSITIONS, &ctl).is_some() {
+                return true;
+            }
+            anytime(q, start, setup.anytime, opts.threads, &ctl);
+            false
+        });
+        while !worker.is_finished() {
+            if let Ok((moves, elapsed)) = rx.recv_timeout(Duration::from_millis(20)) {
+                on_progress(progress(&moves, elapsed));
+            }
         }
-        let next = game
-            .groups(&s)
-            .into_iter()
-            .map(|(c, g)| (c, game.remove(&s, g, c.colour)))
-            .find(|(c, child)| {
-                ctx.memo
-                    .get(&game.key(child))
-                    .is_some_and(|&(t, m)| (t + ctx.step_cost(c), m + 1) == here)
-            })
-            .expect("the table holds the optimal line");
-        moves.push(next.0);
-        s = next.1;
-    }
-    debug_assert_eq!(ctx.end_cost(&s), ctx.memo[&game.key(&s)].0);
-    (moves, true, ctx.nodes)
+        while let Ok((moves, elapsed)) = rx.try_recv() {
+            on_progress(progress(&moves, elapsed));
+        }
+        worker.join().expect("the search does not panic")
+    });
+    let best = ctl.best().map(|b| b.1).unwrap_or_default();
+    // Proven by the exact search, or when the best meets the start's upper bound.
+    (best, proven || ctl.reached_target(), 0)
 }
 
 /// One replayed move: the step, and the board after it.

@@ -4,10 +4,13 @@
 //!   keeps proven lower bounds, so each iteration reuses the last one's work. It proves
 //!   optimality, or stops at the time limit with the best lower bound proven so far.
 //! - [`beam_search`]: fast and inexact. Gives the first upper bounds in milliseconds.
+//! - [`anytime`]: anytime search for every objective (beam searches of doubling width,
+//!   NRPA), on all cores, sharing its best solution and a target with the exact search.
 //!
 //! Algorithms report progress through a callback of [`Event`]s (a new best solution, a
 //! new proven lower bound), which the front ends print as they come.
 
+pub mod anytime;
 mod beam;
 mod ida;
 mod table;

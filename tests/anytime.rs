@@ -1,0 +1,262 @@
+//! The anytime search: its solutions are legal and worth what it says, it only ever
+//! improves, it never beats the exact optimum, and the front ends print the right figures.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+use tumble::click::{Click, ClickGame};
+use tumble::grid::Grid;
+use tumble::objective::{value_of, Objectived};
+use tumble::rules::{Game, Objective, Rules};
+use tumble::search::anytime::{anytime, exhaustive, Control, Method};
+use tumble::search::{ida_star, replay, SearchOptions};
+use tumble::solve::{self, generate, Progress, Setup};
+
+fn rules(game: Game, objective: Objective) -> Rules {
+    Rules {
+        objective,
+        ..game.rules().unwrap()
+    }
+}
+
+fn opts(limit_ms: u64) -> SearchOptions {
+    SearchOptions {
+        time_limit: Some(Duration::from_millis(limit_ms)),
+        threads: 2,
+        ..SearchOptions::default()
+    }
+}
+
+/// Runs `method` and returns every improvement it reported, in order.
+fn improvements(
+    game: &ClickGame<u64>,
+    board: &tumble::click::ClickBoard<u64>,
+    objective: Objective,
+    method: Method,
+    limit_ms: u64,
+) -> Vec<(i64, Vec<Click>)> {
+    let seen = Mutex::new(Vec::new());
+    let o = opts(limit_ms);
+    let ctl = Control::new(&o, |v, m: &[Click], _| {
+        seen.lock().unwrap().push((v, m.to_vec()))
+    });
+    let q = Objectived::new(game, objective);
+    let best = anytime(&q, board, method, 2, &ctl);
+    drop(ctl);
+    let seen = seen.into_inner().unwrap();
+    assert_eq!(best.map(|b| b.0), seen.last().map(|s| s.0));
+    seen
+}
+
+const CASES: [(Game, Objective, usize, usize, usize); 5] = [
+    (Game::Former, Objective::Moves, 7, 9, 4),
+    (Game::Samegame, Objective::Score, 8, 8, 4),
+    (Game::Samegame, Objective::Moves, 8, 8, 3),
+    (Game::Clickomania, Objective::Tiles, 8, 8, 4),
+    (Game::Dust, Objective::Moves, 8, 6, 5),
+];
+
+#[test]
+fn anytime_solutions_are_legal_worth_their_value_and_improve() {
+    for (game, objective, w, h, k) in CASES {
+        for seed in 1..=3 {
+            let grid = generate(w, h, k, seed);
+            let (g, b) = ClickGame::<u64>::new(&grid, rules(game, objective)).unwrap();
+            for method in [Method::Beam, Method::Nrpa] {
+                let seen = improvements(&g, &b, objective, method, 150);
+                assert!(
+                    !seen.is_empty(),
+                    "{game} {objective:?} {method:?}: no solution"
+                );
+                for pair in seen.windows(2) {
+                    assert!(pair[1].0 > pair[0].0, "improvements must be strict");
+                }
+                for (v, moves) in &seen {
+                    let end = replay(&g, &b, moves).expect("a legal move list");
+                    assert!(g.groups(&end).is_empty(), "a solution plays to the end");
+                    assert_eq!(value_of(&g, objective, &b, moves), Some(*v));
+                    match objective {
+                        Objective::Moves if end.is_empty() => assert_eq!(*v, -(moves.len() as i64)),
+                        Objective::Tiles => {
+                            assert_eq!(*v, -1000 * end.tiles() as i64 - moves.len() as i64)
+                        }
+                        Objective::Score => assert_eq!(
+                            *v,
+                            solve::samegame_score(
+                                moves.iter().map(|m| m.size as u32),
+                                end.is_empty()
+                            )
+                        ),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn anytime_never_beats_the_exact_optimum_on_tiny_boards() {
+    for (game, objective) in [
+        (Game::Samegame, Objective::Score),
+        (Game::Clickomania, Objective::Tiles),
+        (Game::Former, Objective::Moves),
+        (Game::Dust, Objective::Moves),
+    ] {
+        for seed in 1..=4 {
+            let grid = generate(4, 4, 3, seed);
+            let (g, b) = ClickGame::<u64>::new(&grid, rules(game, objective)).unwrap();
+            let q = Objectived::new(&g, objective);
+            let o = SearchOptions::default();
+            let quiet = Control::new(&o, |_, _: &[Click], _| {});
+            let (exact, line) = exhaustive(&q, &b, usize::MAX, &quiet).expect("tiny boards finish");
+            assert_eq!(value_of(&g, objective, &b, &line), Some(exact));
+            if objective == Objective::Moves {
+                let out = ida_star(&g, &b, &o, None, &mut |_| {});
+                assert!(out.proven);
+                assert_eq!(
+                    -exact,
+                    out.best.unwrap().len() as i64,
+                    "exhaustive agrees with IDA*"
+                );
+            }
+            for method in [Method::Beam, Method::Nrpa] {
+                let seen = improvements(&g, &b, objective, method, 60);
+                let best = seen.last().expect("a solution").0;
+                assert!(
+                    best <= exact,
+                    "{game} {objective:?} seed {seed}: {best} > {exact}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn solve_reports_score_and_tiles_that_match_a_replay() {
+    for (objective, no_proof) in [
+        (Objective::Score, true),
+        (Objective::Score, false),
+        (Objective::Tiles, true),
+        (Objective::Moves, true),
+        (Objective::Moves, false),
+    ] {
+        let grid = generate(10, 10, 4, 7);
+        let mut setup = Setup::new(Game::Samegame);
+        setup.rules.objective = objective;
+        setup.no_proof = no_proof;
+        setup.search.time_limit = Some(Duration::from_millis(300));
+        let mut scores = Vec::new();
+        let r = solve::solve(&grid, &setup, &mut |p| {
+            if let Progress::Solution {
+                score,
+                tiles_left,
+                moves,
+                ..
+            } = p
+            {
+                scores.push((score, tiles_left, moves));
+            }
+        })
+        .unwrap();
+        let clicks: Vec<(usize, usize)> = r
+            .moves
+            .iter()
+            .map(|s| (s.x.unwrap(), s.y.unwrap()))
+            .collect();
+        let played = solve::replay(&grid, setup.rules, &clicks)
+            .unwrap()
+            .expect("legal");
+        let last: &Grid = played.last().map_or(&grid, |p| &p.1);
+        assert_eq!(r.tiles_left, last.tiles(), "{objective:?}");
+        let sizes = played.iter().map(|p| p.0.size.unwrap());
+        assert_eq!(
+            r.score,
+            solve::samegame_score(sizes, last.is_empty()),
+            "{objective:?}"
+        );
+        assert_eq!(r.length, clicks.len());
+        if objective == Objective::Score {
+            for pair in scores.windows(2) {
+                assert!(pair[1].0 > pair[0].0, "each reported score beats the last");
+            }
+            assert_eq!(scores.last().map(|s| s.0), Some(r.score));
+        }
+    }
+}
+
+fn shared(path: &str) -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(path);
+    assert!(
+        p.is_file(),
+        "this test needs {} (the shared benchmark data next to the repository)",
+        p.display()
+    );
+    p
+}
+
+#[test]
+fn cli_score_objective_with_a_time_limit() {
+    let board = generate(12, 12, 5, 3).to_inline();
+    Command::cargo_bin("tumble")
+        .unwrap()
+        .args([
+            "solve",
+            "--game",
+            "samegame",
+            "--objective",
+            "score",
+            "--time-limit",
+            "0.5",
+        ])
+        .arg(board)
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"\[\d+\.\d+s\] solution: score \d+, \d+ moves").unwrap())
+        .stdout(predicate::str::is_match(r"best found: score \d+ \(").unwrap());
+}
+
+#[test]
+fn cli_tiles_objective_prints_tiles_left() {
+    let board = generate(10, 10, 4, 5).to_inline();
+    Command::cargo_bin("tumble")
+        .unwrap()
+        .args(["solve", "--game", "clickomania", "--time-limit", "0.3"])
+        .arg(board)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("tiles left"));
+}
+
+#[test]
+fn bench_reads_standard20_and_totals_score_moves_and_tiles() {
+    let file = shared("benchmarks/samegame/standard20.txt");
+    Command::cargo_bin("tumble")
+        .unwrap()
+        .args([
+            "bench",
+            "--game",
+            "samegame",
+            "--time-limit",
+            "0.2",
+            "--limit",
+            "2",
+        ])
+        .arg(file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("problem 01"))
+        .stdout(predicate::str::contains("problem 02"))
+        .stdout(
+            predicate::str::is_match(
+                r"total: 2 boards, \d+ proven optimal, \d+ moves, \d+ tiles left, score \d+",
+            )
+            .unwrap(),
+        );
+}
