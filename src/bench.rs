@@ -2,9 +2,11 @@
 //!
 //! Reads the board-set formats in use: lines `game|board|expected` (or `name|board|record`
 //! with `--game`), one board per line, blocks of rows separated by blank lines, and
-//! SameGame's `problem NN` headers followed by rows. A third field that is a number is the
-//! known optimum or best-known record (moves). A proven optimum longer than it is a
-//! contradiction (`MISMATCH`, exit 1); shorter than a record is a new best (`below`).
+//! SameGame's `problem NN` headers followed by rows. A third field that is a number is, on
+//! `game|board|N` lines (`boards/proven.txt`), the proven optimum: a proven answer that
+//! differs is a contradiction (`MISMATCH`, exit 1); on `name|board|N` lines
+//! (`boards/former_nrk.txt`), a best-known record: a proven answer above it is a
+//! contradiction, one below it a new best (`below`).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -44,6 +46,8 @@ struct Entry {
     game: Option<String>,
     board: String,
     expected: Option<u32>,
+    /// Is `expected` a proven optimum (else a best-known record)?
+    exact: bool,
 }
 
 fn parse_set(text: &str) -> Vec<Entry> {
@@ -66,6 +70,7 @@ fn parse_set(text: &str) -> Vec<Entry> {
                 game: is_game.then(|| f[0].to_string()),
                 board: f.get(1).unwrap_or(&"").to_string(),
                 expected: f.get(2).and_then(|e| e.parse().ok()),
+                exact: is_game,
             });
         }
         return out;
@@ -84,6 +89,7 @@ fn parse_set(text: &str) -> Vec<Entry> {
                     game: None,
                     board: rows.join("\n"),
                     expected: None,
+                    exact: false,
                 });
                 rows.clear();
             }
@@ -111,6 +117,7 @@ fn parse_set(text: &str) -> Vec<Entry> {
             game: None,
             board: l.trim().to_string(),
             expected: None,
+            exact: false,
         })
         .collect()
 }
@@ -125,8 +132,25 @@ struct Row {
     tiles_left: usize,
     score: i64,
     expected: Option<u32>,
+    /// Is `expected` a proven optimum (else a record)?
+    #[serde(skip)]
+    exact: bool,
     nodes: u64,
     ms: f64,
+}
+
+impl Row {
+    /// A proven answer that contradicts the expected value: different from a proven
+    /// optimum, or longer than a record.
+    fn contradicts(&self) -> bool {
+        match self.expected {
+            Some(x) if self.optimal => {
+                let x = x as usize;
+                self.length > x || (self.exact && self.length != x)
+            }
+            _ => false,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -217,6 +241,7 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
             tiles_left: r.tiles_left,
             score: r.score,
             expected: e.expected,
+            exact: e.exact,
             nodes: r.nodes,
             ms,
         };
@@ -232,7 +257,7 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
             row.nodes,
             ms / 1000.0,
             match row.expected {
-                Some(x) if row.optimal && row.length > x as usize => "  MISMATCH",
+                _ if row.contradicts() => "  MISMATCH",
                 Some(x) if row.length < x as usize => "  below",
                 _ => "",
             }
@@ -270,10 +295,7 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
         wall_s: wall.elapsed().as_secs_f64(),
         jobs,
         peak_memory_mib: peak_memory_mib(),
-        mismatches: rows
-            .iter()
-            .filter(|r| r.optimal && r.expected.is_some_and(|x| r.length > x as usize))
-            .count(),
+        mismatches: rows.iter().filter(|r| r.contradicts()).count(),
     };
     if args.json {
         println!(

@@ -672,10 +672,6 @@ impl<B: Bits> Puzzle for ClickGame<B> {
 
     #[inline]
     fn successors(&self, s: &Self::State, out: &mut Vec<(Self::Move, Self::State)>) {
-        if let Some((click, group)) = self.forced_group(s) {
-            out.push((click, self.remove(s, group, click.colour)));
-            return;
-        }
         self.for_each_group(s, |click, group| {
             out.push((click, self.remove(s, group, click.colour)));
         });

@@ -349,6 +349,7 @@ fn fewest_moves<P, Q>(
 where
     P: SizedMoves,
     Q: Scored<State = P::State, Move = P::Move>,
+    P::Move: PartialEq,
 {
     let opts = &setup.search;
     if p.is_solved(start) {
@@ -373,9 +374,22 @@ where
             .send(Msg::Solution(moves.to_vec(), elapsed));
     });
     ctl.set_target(-(lower0 as i64));
-    // The greedy solution: the first answer, and IDA*'s first upper bound.
+    // The greedy solution: the first answer, and IDA*'s first upper bound. A greedy
+    // descent runs even when no time is left, so that an answer is a solution whenever one
+    // is easy to find.
+    let unlimited = SearchOptions {
+        time_limit: None,
+        ..opts.clone()
+    };
+    if let Some(m) = crate::search::greedy(p, start, &unlimited) {
+        ctl.offer(-(m.len() as i64), &m);
+    }
     anytime::beam(q, start, 1, &ctl);
-    let known = ctl.best().map(|b| b.1);
+    // Only a line that clears the board is a solution (the anytime search also ranks lines
+    // that do not, on boards that may not be clearable).
+    let clears =
+        |m: &[P::Move]| crate::search::replay(p, start, m).is_some_and(|e| p.is_solved(&e));
+    let known = ctl.best().map(|b| b.1).filter(|m| clears(m));
     let any_threads = if setup.no_proof {
         opts.threads
     } else {
@@ -418,7 +432,7 @@ where
             };
             match msg {
                 Msg::Solution(moves, elapsed) | Msg::Ida(Event::Solution { moves, elapsed }) => {
-                    if best.as_ref().is_none_or(|b| moves.len() < b.len()) {
+                    if best.as_ref().is_none_or(|b| moves.len() < b.len()) && clears(&moves) {
                         on_progress(Progress::Solution {
                             moves: moves.len(),
                             tiles_left: 0,
@@ -441,6 +455,10 @@ where
                     running -= 1;
                     nodes = out.nodes;
                     lower = lower.max(out.lower_bound);
+                    if lower >= INFINITE {
+                        // Proven unclearable: nothing for the anytime search to find.
+                        any_stop.store(true, Ordering::Relaxed);
+                    }
                     if out.proven {
                         if let Some(b) = out.best {
                             if best.as_ref().is_none_or(|x| b.len() < x.len()) {
@@ -453,7 +471,7 @@ where
                 }
                 Msg::AnytimeDone => running -= 1,
             }
-            if best.as_ref().is_some_and(|b| b.len() as u32 <= lower) {
+            if lower < INFINITE && best.as_ref().is_some_and(|b| b.len() as u32 <= lower) {
                 proven = true;
                 any_stop.store(true, Ordering::Relaxed);
                 ida_stop.store(true, Ordering::Relaxed);

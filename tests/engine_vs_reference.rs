@@ -381,3 +381,83 @@ fn squeeze_odd_width_example() {
     let b = game.remove(&b, group, click.colour);
     assert_eq!(engine_rows(&game, &b), after.rows_top());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The forced-move rule (`src/click.rs`: a whole run with nothing resting on it may be
+    /// clicked first) never loses a move: whenever the engine names a forced group, the
+    /// brute-force optimum is one more than the optimum after clicking it. Fixed-column
+    /// rules only, where the rule applies; every position of a random line of play.
+    #[test]
+    fn forced_moves_keep_the_optimum(
+        bottom in any::<bool>(),
+        min_group in 1u32..=2,
+        (w, h) in (1usize..=4).prop_flat_map(|w| (Just(w), 1usize..=(14 / w).min(5))),
+        colours in 1usize..=4,
+        holes in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let rules = Rules {
+            clickable: if bottom { Clickable::Bottom } else { Clickable::Any },
+            min_group,
+            sideways: Sideways::None,
+            objective: Objective::Moves,
+        };
+        let mut rng = Rng(seed);
+        let mut r = random_board(&mut rng, w, h, colours, holes);
+        loop {
+            let (g, b) = ClickGame::<u64>::new(&grid_of(&r), rules)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            if let Some((click, _)) = g.forced_group(&b) {
+                let (x, y) = g.click_xy(&click);
+                let group = r.flood(x, y);
+                let after = r.remove(&group, &rules);
+                let here = bfs_optimum(&r, &rules);
+                let there = bfs_optimum(&after, &rules);
+                prop_assert_eq!(here, there.map(|n| n + 1), "forced ({},{}) on {}", x, y, r.inline());
+            }
+            let groups = r.clickable_groups(&rules);
+            if groups.is_empty() {
+                break;
+            }
+            r = r.remove(&groups[rng.below(groups.len())], &rules);
+        }
+    }
+}
+
+/// The property above is not vacuous: over many small boards the rule fires often, and
+/// every time it keeps the optimum.
+#[test]
+fn forced_moves_fire_and_keep_the_optimum() {
+    let rules = Game::Former.rules().unwrap();
+    let (mut fired, mut positions) = (0, 0);
+    for seed in 0..400u64 {
+        let mut rng = Rng(seed);
+        let mut r = random_board(&mut rng, 3, 4, 3, seed % 2 == 0);
+        loop {
+            positions += 1;
+            let (g, b) = ClickGame::<u64>::new(&grid_of(&r), rules).unwrap();
+            if let Some((click, _)) = g.forced_group(&b) {
+                fired += 1;
+                let (x, y) = g.click_xy(&click);
+                let after = r.remove(&r.flood(x, y), &rules);
+                assert_eq!(
+                    bfs_optimum(&r, &rules),
+                    bfs_optimum(&after, &rules).map(|n| n + 1),
+                    "forced ({x},{y}) on {}",
+                    r.inline()
+                );
+            }
+            let groups = r.clickable_groups(&rules);
+            if groups.is_empty() {
+                break;
+            }
+            r = r.remove(&groups[rng.below(groups.len())], &rules);
+        }
+    }
+    assert!(
+        fired * 10 > positions,
+        "fired {fired} times in {positions} positions"
+    );
+}
