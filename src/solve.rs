@@ -232,7 +232,10 @@ fn solve_click<B: Bits>(
     });
     let scored = Objectived::new(game, objective);
     let (mut moves, mut proven, mut lower, mut nodes) = match objective {
-        Objective::Moves => fewest_moves(game, &scored, board, setup, on_progress),
+        Objective::Moves => {
+            let provable = grid.width() * grid.height() <= PROVABLE_CELLS;
+            fewest_moves(game, &scored, board, setup, provable, on_progress)
+        }
         Objective::Tiles | Objective::Score => {
             let (moves, proven, nodes) = best_value(&scored, board, setup, on_progress);
             (moves, proven, 0, nodes)
@@ -314,6 +317,13 @@ fn build_report<B: Bits>(
 /// How long the anytime search runs when it is the only search and no time limit is set.
 pub const DEFAULT_ANYTIME_LIMIT: Duration = Duration::from_secs(10);
 
+/// How long the anytime search runs beside IDA* on boards small enough to prove
+/// ([`PROVABLE_CELLS`]); on bigger ones it runs as long as IDA*.
+pub const PROOF_ANYTIME_LIMIT: Duration = Duration::from_secs(1);
+
+/// Boards of at most this many cells count as small enough to prove (the one-word engine).
+pub const PROVABLE_CELLS: usize = 64;
+
 /// How many positions the exact search for fewest tiles or highest score may visit before
 /// the board counts as too big to prove and the anytime search takes over.
 pub const EXACT_POSITIONS: usize = 50_000;
@@ -344,6 +354,7 @@ fn fewest_moves<P, Q>(
     q: &Q,
     start: &P::State,
     setup: &Setup,
+    provable: bool,
     on_progress: &mut dyn FnMut(Progress),
 ) -> (Vec<P::Move>, bool, u32, u64)
 where
@@ -362,6 +373,15 @@ where
     any_opts.stop = any_stop.clone();
     if setup.no_proof && any_opts.time_limit.is_none() {
         any_opts.time_limit = Some(DEFAULT_ANYTIME_LIMIT);
+    }
+    if !setup.no_proof && provable {
+        // Where a proof is within reach the anytime search is there for a quick upper
+        // bound (on the NRK Former boards it has its final answer within 0.3 s): after
+        // PROOF_ANYTIME_LIMIT it leaves the cores to IDA*.
+        let cap = opts
+            .time_limit
+            .map_or(PROOF_ANYTIME_LIMIT, |t| t.min(PROOF_ANYTIME_LIMIT));
+        any_opts.time_limit = Some(cap);
     }
     let mut ida_opts = opts.clone();
     ida_opts.stop = ida_stop.clone();
