@@ -466,26 +466,53 @@ impl<B: Bits> ClickGame<B> {
     /// A group that some optimal solution clicks first (see the module docs), if there is
     /// one: a whole run of a colour with nothing resting on it, when columns never move.
     pub fn forced_group(&self, b: &ClickBoard<B>) -> Option<(Click, B)> {
-        if !self.rules.columns_fixed() {
-            return None;
-        }
+        let mut found = None;
+        self.whole_run_groups(b, |c, plane, group| {
+            let forced = self.is_forced(b, plane, group);
+            if forced {
+                found = Some((self.click_of(group, c, group.count()), group));
+            }
+            forced
+        });
+        found
+    }
+
+    /// Calls `f(colour index, plane, group)` for every clickable group that is a whole run
+    /// of its colour (a whole colour when columns move) and leaves of its colour nothing or
+    /// enough to click: the clicks that can lower the bound. One flood per run. Stops, and
+    /// returns `true`, when `f` does.
+    #[inline]
+    fn whole_run_groups(&self, s: &ClickBoard<B>, mut f: impl FnMut(usize, B, B) -> bool) -> bool {
         let g = &self.geom;
-        for c in 0..self.colours {
-            let plane = b.planes[c];
-            let mut runs = g.column_set(plane);
+        let fixed = self.rules.columns_fixed();
+        for (c, &plane) in s.planes[..self.colours].iter().enumerate() {
+            if plane.is_empty() {
+                continue;
+            }
+            // Runs as a bit set of columns; when columns move, the whole plane is one "run".
+            let mut runs = if fixed { g.column_set(plane) } else { 1 };
             while runs != 0 {
-                let x0 = runs.trailing_zeros() as usize;
-                let len = (runs >> x0).trailing_ones() as usize;
-                runs &= !(((1u64 << len) - 1) << x0);
-                let part = plane & g.column_span(x0, x0 + len - 1);
+                let part = if fixed {
+                    let x0 = runs.trailing_zeros() as usize;
+                    let len = (runs >> x0).trailing_ones() as usize;
+                    runs &= !(((1u64 << len) - 1) << x0);
+                    plane & g.column_span(x0, x0 + len - 1)
+                } else {
+                    runs = 0;
+                    plane
+                };
                 let seed = part.first().expect("a run has tiles");
                 let group = g.flood(B::single(seed), plane);
-                if group == part && self.clickable(group) && self.is_forced(b, plane, group) {
-                    return Some((self.click_of(group, c, group.count()), group));
+                if group != part || !self.clickable(group) {
+                    continue;
+                }
+                let left = plane.count() - group.count();
+                if (left == 0 || left >= self.rules.min_group) && f(c, plane, group) {
+                    return true;
                 }
             }
         }
-        None
+        false
     }
 
     /// May `group` be clicked under the rules (size and bottom row)?
@@ -536,54 +563,21 @@ impl<B: Bits> ClickGame<B> {
         total: u32,
         out: &mut Vec<(Click, ClickBoard<B>, u32)>,
     ) -> u32 {
-        let g = &self.geom;
-        let fixed = self.rules.columns_fixed();
         let start = out.len();
-        for c in 0..self.colours {
-            let plane = s.planes[c];
-            if plane.is_empty() {
-                continue;
+        let forced = self.whole_run_groups(s, |c, plane, group| {
+            let click = self.click_of(group, c, group.count());
+            let forced = self.is_forced(s, plane, group);
+            if forced {
+                out.truncate(start);
             }
-            let mut runs = if fixed {
-                g.column_set(plane)
-            } else {
-                1 // the whole plane is one "run"
-            };
-            while runs != 0 {
-                let part = if fixed {
-                    let x0 = runs.trailing_zeros() as usize;
-                    let len = (runs >> x0).trailing_ones() as usize;
-                    runs &= !(((1u64 << len) - 1) << x0);
-                    plane & g.column_span(x0, x0 + len - 1)
-                } else {
-                    runs = 0;
-                    plane
-                };
-                let seed = part.first().expect("a run has tiles");
-                let group = g.flood(B::single(seed), plane);
-                let size = group.count();
-                if group != part
-                    || size < self.rules.min_group
-                    || (self.rules.clickable == Clickable::Bottom && !group.meets(g.bottom))
-                {
-                    continue;
-                }
-                let left = plane.count() - size;
-                if left != 0 && left < self.rules.min_group {
-                    continue; // that child cannot be cleared
-                }
-                let click = self.click_of(group, c, size);
-                let forced = self.is_forced(s, plane, group);
-                if forced {
-                    out.truncate(start);
-                }
-                out.push((click, self.remove(s, group, click.colour), total - 1));
-                if forced {
-                    return INFINITE;
-                }
-            }
+            out.push((click, self.remove(s, group, click.colour), total - 1));
+            forced
+        });
+        if forced {
+            INFINITE // the forced child stands for all
+        } else {
+            total
         }
-        total
     }
 
     /// The click describing `group` (of 0-based colour `c`, `size` tiles).
@@ -760,34 +754,7 @@ impl<B: Bits> Puzzle for ClickGame<B> {
     /// the bound: one flood per run tells.
     #[inline]
     fn can_lower_bound(&self, s: &Self::State) -> bool {
-        let g = &self.geom;
-        let fixed = self.rules.columns_fixed();
-        for &plane in &s.planes[..self.colours] {
-            if plane.is_empty() {
-                continue;
-            }
-            let mut runs = if fixed { g.column_set(plane) } else { 1 };
-            while runs != 0 {
-                let part = if fixed {
-                    let x0 = runs.trailing_zeros() as usize;
-                    let len = (runs >> x0).trailing_ones() as usize;
-                    runs &= !(((1u64 << len) - 1) << x0);
-                    plane & g.column_span(x0, x0 + len - 1)
-                } else {
-                    runs = 0;
-                    plane
-                };
-                let seed = part.first().expect("a run has tiles");
-                let group = g.flood(B::single(seed), plane);
-                if group == part && self.clickable(group) {
-                    let left = plane.count() - group.count();
-                    if left == 0 || left >= self.rules.min_group {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        self.whole_run_groups(s, |_, _, _| true)
     }
 
     #[inline]
