@@ -301,9 +301,22 @@ impl<B: Bits> ClickGame<B> {
     /// Calls `f(click, group)` for every clickable group under the rules.
     #[inline]
     pub fn for_each_group(&self, b: &ClickBoard<B>, mut f: impl FnMut(Click, B)) {
+        self.for_each_raw_group(b, |c, _, group, size| {
+            f(self.click_of(group, c, size), group);
+            false
+        });
+    }
+
+    /// Calls `f(colour index, plane, group, size)` for every clickable group under the
+    /// rules, without building its [`Click`]; stops, and returns `true`, when `f` does.
+    #[inline(always)]
+    fn for_each_raw_group(
+        &self,
+        b: &ClickBoard<B>,
+        mut f: impl FnMut(usize, B, B, u32) -> bool,
+    ) -> bool {
         let g = &self.geom;
-        for c in 0..self.colours {
-            let plane = b.planes[c];
+        for (c, &plane) in b.planes[..self.colours].iter().enumerate() {
             if plane.is_empty() {
                 continue;
             }
@@ -315,11 +328,12 @@ impl<B: Bits> ClickGame<B> {
                 let group = g.flood(B::single(i), plane);
                 seeds = seeds.without(group);
                 let size = group.count();
-                if size >= self.rules.min_group {
-                    f(self.click_of(group, c, size), group);
+                if size >= self.rules.min_group && f(c, plane, group, size) {
+                    return true;
                 }
             }
         }
+        false
     }
 
     /// Every clickable group, as (click, cells).
@@ -632,10 +646,23 @@ impl<B: Bits> ClickGame<B> {
                 }
             }
         }
-        if self.rules.columns_fixed() {
-            self.column_runs(b)
+        b.planes[..self.colours]
+            .iter()
+            .map(|&p| self.bound_term(p))
+            .sum()
+    }
+
+    /// One colour's share of [`ClickGame::clicks_bound`] (without the unclearable check):
+    /// its column runs when columns never move, else 1 if it has tiles.
+    #[inline(always)]
+    fn bound_term(&self, plane: B) -> u32 {
+        if plane.is_empty() {
+            0
+        } else if self.rules.columns_fixed() {
+            let cols = self.geom.column_set(plane);
+            (cols & !(cols << 1)).count_ones()
         } else {
-            self.colours_left(b)
+            1
         }
     }
 
@@ -682,21 +709,9 @@ impl<B: Bits> Puzzle for ClickGame<B> {
         max_bound: u32,
         out: &mut Vec<(Self::Move, Self::State, u32)>,
     ) -> u32 {
-        let g = &self.geom;
-        let fixed = self.rules.columns_fixed();
-        let term = |plane: B| -> u32 {
-            if plane.is_empty() {
-                0
-            } else if fixed {
-                let cols = g.column_set(plane);
-                (cols & !(cols << 1)).count_ones()
-            } else {
-                1
-            }
-        };
         let mut terms = [0u32; MAX_COLOURS];
         for (t, &p) in terms.iter_mut().zip(&s.planes[..self.colours]) {
-            *t = term(p);
+            *t = self.bound_term(p);
         }
         let total: u32 = terms.iter().sum();
         let start = out.len();
@@ -704,44 +719,27 @@ impl<B: Bits> Puzzle for ClickGame<B> {
             return self.bound_lowering_children(s, total, out);
         }
         let mut pruned = INFINITE;
-        for (c, (&plane, &term_c)) in s.planes.iter().zip(&terms).take(self.colours).enumerate() {
-            if plane.is_empty() {
-                continue;
-            }
-            let mut seeds = match self.rules.clickable {
-                Clickable::Any => plane,
-                Clickable::Bottom => plane & g.bottom,
+        self.for_each_raw_group(s, |c, plane, group, size| {
+            let rest = plane.without(group);
+            let left = rest.count();
+            let h = if left != 0 && left < self.rules.min_group {
+                INFINITE
+            } else {
+                total - terms[c] + self.bound_term(rest)
             };
-            while let Some(i) = seeds.first() {
-                let group = g.flood(B::single(i), plane);
-                seeds = seeds.without(group);
-                let size = group.count();
-                if size < self.rules.min_group {
-                    continue;
-                }
-                let rest = plane.without(group);
-                let left = rest.count();
-                let h = if left != 0 && left < self.rules.min_group {
-                    INFINITE
-                } else {
-                    total - term_c + term(rest)
-                };
-                let forced = self.is_forced(s, plane, group);
-                if forced {
-                    out.truncate(start);
-                    pruned = INFINITE;
-                }
-                if h > max_bound {
-                    pruned = pruned.min(h);
-                } else {
-                    let click = self.click_of(group, c, size);
-                    out.push((click, self.remove(s, group, click.colour), h));
-                }
-                if forced {
-                    return pruned;
-                }
+            let forced = self.is_forced(s, plane, group);
+            if forced {
+                out.truncate(start);
+                pruned = INFINITE;
             }
-        }
+            if h > max_bound {
+                pruned = pruned.min(h);
+            } else {
+                let click = self.click_of(group, c, size);
+                out.push((click, self.remove(s, group, click.colour), h));
+            }
+            forced
+        });
         pruned
     }
 

@@ -351,19 +351,7 @@ pub fn ida_star<P: Puzzle>(
     known: Option<Vec<P::Move>>,
     on_event: &mut dyn FnMut(Event<P::Move>),
 ) -> Outcome<P::Move> {
-    let table = Table::new(opts.memory);
-    ida_star_with_table(p, start, opts, known, &table, on_event)
-}
-
-/// [`ida_star`] with a caller-provided table (kept between calls).
-pub(crate) fn ida_star_with_table<P: Puzzle>(
-    p: &P,
-    start: &P::State,
-    opts: &SearchOptions,
-    known: Option<Vec<P::Move>>,
-    table: &Table,
-    on_event: &mut dyn FnMut(Event<P::Move>),
-) -> Outcome<P::Move> {
+    let table = &Table::new(opts.memory);
     let upper = known.as_ref().map_or(INFINITE, |m| m.len() as u32);
     let mut lower = p.lower_bound(start).max(table.get(p.key(start)));
     let mut nodes = 0;
