@@ -435,18 +435,24 @@ fn cmd_check(board: String, moves: String, rules: RuleArgs) -> Result<ExitCode> 
         println!("{n}");
     }
     println!("{grid}");
-    if setup.game == Game::Floodit {
-        return tumble::floodit::check_cli(&grid, &setup, &moves);
-    }
-    let clicks = parse_clicks(&moves)?;
-    let played = solve::replay(&grid, setup.rules, &clicks)?;
-    let (steps, failure) = match played {
-        Ok(s) => (s, None),
-        Err((n, why)) => {
-            // replay the legal prefix to show it
-            let ok =
-                solve::replay(&grid, setup.rules, &clicks[..n - 1])?.expect("the prefix is legal");
-            (ok, Some((n, why)))
+    // Both kinds of game replay to (steps, the illegal move if any), printed alike.
+    let (steps, failure) = if setup.game == Game::Floodit {
+        let colours = tumble::floodit::parse_colours(&moves);
+        let start = tumble::floodit::start_of(&grid, &setup);
+        match tumble::floodit::replay(&grid, start, &colours)? {
+            Ok(s) => (s, None),
+            Err((n, why, prefix)) => (prefix, Some((n, why))),
+        }
+    } else {
+        let clicks = parse_clicks(&moves)?;
+        match solve::replay(&grid, setup.rules, &clicks)? {
+            Ok(s) => (s, None),
+            Err((n, why)) => {
+                // replay the legal prefix to show it
+                let ok = solve::replay(&grid, setup.rules, &clicks[..n - 1])?
+                    .expect("the prefix is legal");
+                (ok, Some((n, why)))
+            }
         }
     };
     for (i, (step, after)) in steps.iter().enumerate() {
@@ -458,6 +464,22 @@ fn cmd_check(board: String, moves: String, rules: RuleArgs) -> Result<ExitCode> 
     if let Some((n, why)) = failure {
         println!("illegal move {n}: {why}");
         return Ok(ExitCode::from(1));
+    }
+    if setup.game == Game::Floodit {
+        let last = steps.last().map_or(&grid, |s| &s.1);
+        if tumble::floodit::is_one_colour(last) {
+            println!("solved in {} moves", steps.len());
+        } else {
+            let left: std::collections::HashSet<u8> = (0..last.height())
+                .flat_map(|y| (0..last.width()).map(move |x| last.get(x, y)))
+                .collect();
+            println!(
+                "not solved: {} colours left after {} moves",
+                left.len(),
+                steps.len()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
     }
     let last = steps.last().map_or(&grid, |s| &s.1);
     let sizes = steps.iter().filter_map(|s| s.0.size);

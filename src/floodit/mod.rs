@@ -1,5 +1,5 @@
 //! Flood-It: the engine (region graph, positions, moves) and the two entry points the front
-//! ends call, [`solve`] and [`check_cli`].
+//! ends call, [`solve`] and [`replay`] (for `tumble check`).
 //!
 //! A board is turned once into its *region graph*: every 4-connected same-colour region is a
 //! node, numbered `0..R`, with its colour and the bit set of its neighbours. A position is
@@ -15,8 +15,6 @@
 
 pub mod bounds;
 pub mod solver;
-
-use std::process::ExitCode;
 
 use crate::grid::{BoardError, Grid};
 use crate::puzzle::Puzzle;
@@ -402,7 +400,7 @@ pub fn dispatch<F: WithFlood>(
 }
 
 /// The start cell of `setup`, resolving the "top left" default.
-fn start_of(grid: &Grid, setup: &Setup) -> (usize, usize) {
+pub fn start_of(grid: &Grid, setup: &Setup) -> (usize, usize) {
     let (x, y) = setup.floodit_start;
     (
         x,
@@ -555,47 +553,6 @@ pub fn parse_colours(moves: &str) -> Vec<char> {
         .chars()
         .filter(|c| !c.is_whitespace() && *c != ',' && *c != ';')
         .collect()
-}
-
-/// The `check` command for Flood-It: replays colours, printing the board after each move;
-/// exit code 1 on an illegal move.
-pub fn check_cli(grid: &Grid, setup: &Setup, moves: &str) -> anyhow::Result<ExitCode> {
-    let colours = parse_colours(moves);
-    let (steps, failure) = match replay(grid, start_of(grid, setup), &colours)? {
-        Ok(s) => (s, None),
-        Err((n, why, prefix)) => (prefix, Some((n, why))),
-    };
-    for (i, (step, after)) in steps.iter().enumerate() {
-        println!();
-        println!("{:>2}. {step}", i + 1);
-        println!("{after}");
-    }
-    println!();
-    if let Some((n, why)) = failure {
-        println!("illegal move {n}: {why}");
-        return Ok(ExitCode::from(1));
-    }
-    let last = steps.last().map_or(grid, |s| &s.1);
-    if is_one_colour(last) {
-        println!("solved in {} moves", steps.len());
-    } else {
-        let mut seen = [false; 256];
-        let mut left = 0;
-        for y in 0..last.height() {
-            for x in 0..last.width() {
-                let c = last.get(x, y) as usize;
-                if !seen[c] {
-                    seen[c] = true;
-                    left += 1;
-                }
-            }
-        }
-        println!(
-            "not solved: {left} colours left after {} moves",
-            steps.len()
-        );
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]
