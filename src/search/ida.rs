@@ -351,7 +351,7 @@ pub fn ida_star<P: Puzzle>(
     known: Option<Vec<P::Move>>,
     on_event: &mut dyn FnMut(Event<P::Move>),
 ) -> Outcome<P::Move> {
-    let table = &Table::new(opts.memory);
+    let mut table = Table::new(opts.memory);
     let upper = known.as_ref().map_or(INFINITE, |m| m.len() as u32);
     let mut lower = p.lower_bound(start).max(table.get(p.key(start)));
     let mut nodes = 0;
@@ -369,7 +369,8 @@ pub fn ida_star<P: Puzzle>(
             // The known solution is as short as the proven bound allows.
             return done(known, upper, upper < INFINITE, nodes);
         }
-        let (r, path) = iteration(p, start, opts, table, lower, &mut nodes);
+        table.grow();
+        let (r, path) = iteration(p, start, opts, &table, lower, &mut nodes);
         match r {
             Err(Halt::Found) => {
                 on_event(Event::Solution {
