@@ -106,7 +106,7 @@ pub struct SearchArgs {
     /// Stop after this many seconds with the best found and a lower bound.
     #[arg(long)]
     pub time_limit: Option<f64>,
-    /// Memory for the transposition table, in MiB.
+    /// Memory for the transposition table, in MiB (it starts small and grows up to this).
     #[arg(long, default_value_t = 1024)]
     pub memory: usize,
     /// Threads (default: all cores).
