@@ -33,7 +33,7 @@
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -469,7 +469,7 @@ pub fn beam(
     min_group: u16,
     width: usize,
     w: &Weights,
-    floor: &mut i64,
+    floor: &AtomicI64,
     found: &Found,
     stop: &AtomicBool,
     deadline: Option<Instant>,
@@ -496,7 +496,7 @@ pub fn beam(
         if done() {
             return false;
         }
-        let bar = *floor;
+        let bar = floor.load(Ordering::Relaxed);
         // Rank every child: (estimate, parent, group seed), built in a scratch board and
         // dropped; note finished nodes.
         type Ranked = (Vec<(i64, u32, u8)>, Option<(i64, usize)>);
@@ -578,8 +578,7 @@ pub fn beam(
             }
         }
         if let Some((v, slot)) = end {
-            if v > *floor {
-                *floor = v;
+            if floor.fetch_max(v, Ordering::Relaxed) < v {
                 found(v, &path(&levels, slot));
             }
         }
@@ -648,8 +647,7 @@ pub fn beam(
             }
         }
         if let Some((v, i, tail)) = best {
-            if v > *floor {
-                *floor = v;
+            if floor.fetch_max(v, Ordering::Relaxed) < v {
                 let (_, parent, seed) = cands[i];
                 let mut line = path(&levels, parent as usize);
                 line.push(seed);
@@ -714,45 +712,81 @@ pub fn search(
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> i64 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .expect("a thread pool");
-    let mut floor = i64::MIN;
-    pool.install(|| {
-        let mut width = 1usize;
-        loop {
-            let t = Instant::now();
-            let finished = beam(
-                start, min_group, width, w, &mut floor, found, stop, deadline,
-            );
-            if !finished || width >= max_width {
-                break;
-            }
-            let took = t.elapsed().as_secs_f64().max(1e-4);
-            // The next width: double, or (when the time left allows more than a doubled
-            // beam and then some) a width the time left should just hold.
-            let grow = match deadline {
-                Some(d) => {
-                    let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
-                    let fit = 0.8 * left / took;
-                    if fit >= 6.0 {
-                        2.0
-                    } else {
-                        fit.max(1.05)
-                    }
+    let floor = AtomicI64::new(i64::MIN);
+    let run = Run {
+        start,
+        min_group,
+        max_width,
+        found,
+        stop,
+        deadline,
+        floor: &floor,
+    };
+    run.search(w, threads);
+    floor.into_inner()
+}
+
+/// What the searches of a portfolio share: the start, limits, where lines go, and the best
+/// value so far (every search prunes with it).
+struct Run<'a, 'f> {
+    start: &'a Board,
+    min_group: u16,
+    max_width: usize,
+    found: &'a Found<'f>,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    floor: &'a AtomicI64,
+}
+
+impl Run<'_, '_> {
+    /// Beams of growing width with weights `w` on `threads` threads.
+    fn search(&self, w: &Weights, threads: usize) {
+        let (start, min_group, max_width, found, stop, deadline, floor) = (
+            self.start,
+            self.min_group,
+            self.max_width,
+            self.found,
+            self.stop,
+            self.deadline,
+            self.floor,
+        );
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .expect("a thread pool");
+        pool.install(|| {
+            let mut width = 1usize;
+            loop {
+                let t = Instant::now();
+                let finished = beam(start, min_group, width, w, floor, found, stop, deadline);
+                if !finished || width >= max_width {
+                    break;
                 }
-                None => 2.0,
-            };
-            width = ((width as f64 * grow) as usize).clamp(width + 1, max_width);
-        }
-    });
-    floor
+                let took = t.elapsed().as_secs_f64().max(1e-4);
+                // The next width: double, or (when the time left allows more than a doubled
+                // beam and then some) a width the time left should just hold.
+                let grow = match deadline {
+                    Some(d) => {
+                        let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+                        let fit = 0.8 * left / took;
+                        if fit >= 6.0 {
+                            2.0
+                        } else {
+                            fit.max(1.05)
+                        }
+                    }
+                    None => 2.0,
+                };
+                width = ((width as f64 * grow) as usize).clamp(width + 1, max_width);
+            }
+        });
+    }
 }
 
 /// A portfolio: one [`search`] per weight set, side by side (beam search results swing
 /// widely with small changes of the estimate, so different estimates find different good
-/// lines), sharing `threads` threads. Every better line of any of them goes to `found`
+/// lines), sharing `threads` threads and the best value so far: a line one finds prunes
+/// the others. Every better line of any of them goes to `found`
 /// (which must keep the best). Returns the best value found.
 #[allow(clippy::too_many_arguments)]
 pub fn portfolio(
@@ -766,20 +800,23 @@ pub fn portfolio(
     deadline: Option<Instant>,
 ) -> i64 {
     let each = (threads / sets.len().max(1)).max(1);
+    let floor = AtomicI64::new(i64::MIN);
+    let run = Run {
+        start,
+        min_group,
+        max_width,
+        found,
+        stop,
+        deadline,
+        floor: &floor,
+    };
     std::thread::scope(|sc| {
-        let runs: Vec<_> = sets
-            .iter()
-            .map(|w| {
-                sc.spawn(move || {
-                    search(start, min_group, w, each, max_width, found, stop, deadline)
-                })
-            })
-            .collect();
-        runs.into_iter()
-            .map(|r| r.join().expect("the search does not panic"))
-            .max()
-            .unwrap_or(i64::MIN)
-    })
+        for w in sets {
+            let run = &run;
+            sc.spawn(move || run.search(w, each));
+        }
+    });
+    floor.into_inner()
 }
 
 /// The weight sets of the default portfolio: the estimate alone, and playouts that take
