@@ -15,6 +15,7 @@
 //! | [`click`] | the click-game bitboard engine: groups, gravity, sideways steps, bounds |
 //! | [`floodit`] | the Flood-It engine |
 //! | [`puzzle`] | the small trait every search algorithm is written against |
+//! | [`samegame`] | a byte-per-cell SameGame engine and its beam search for the score |
 //! | [`objective`] | moves, tiles and SameGame score as values for the anytime search |
 //! | [`search`] | IDA* with a transposition table, beam search, anytime search (beam, NRPA) |
 //! | [`solve`] | board in, report out: picks the engine and the algorithms |
@@ -34,5 +35,6 @@ pub mod grid;
 pub mod objective;
 pub mod puzzle;
 pub mod rules;
+pub mod samegame;
 pub mod search;
 pub mod solve;

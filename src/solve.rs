@@ -28,6 +28,7 @@ use crate::grid::{BoardError, Grid};
 use crate::objective::Objectived;
 use crate::puzzle::{Puzzle, INFINITE};
 use crate::rules::{Game, Objective, Rules};
+use crate::samegame;
 use crate::search::anytime::{self, anytime, Control, Method, Scored};
 use crate::search::{ida_star, Event, Outcome, SearchOptions};
 
@@ -237,7 +238,14 @@ fn solve_click<B: Bits>(
             fewest_moves(game, &scored, board, setup, provable, on_progress)
         }
         Objective::Tiles | Objective::Score => {
-            let (moves, proven, nodes) = best_value(&scored, board, setup, on_progress);
+            // SameGame's score on a board the byte engine holds: its beam search.
+            let fast = (objective == Objective::Score
+                && setup.rules.clickable == crate::rules::Clickable::Any
+                && setup.rules.sideways == crate::rules::Sideways::Left
+                && setup.anytime == Method::Beam)
+                .then(|| samegame::Board::from_grid(grid))
+                .flatten();
+            let (moves, proven, nodes) = best_value(&scored, board, setup, fast, on_progress);
             (moves, proven, 0, nodes)
         }
     };
@@ -246,7 +254,7 @@ fn solve_click<B: Bits>(
         // tell beforehand): the answer is the fewest tiles left, as for Clickomania.
         objective = Objective::Tiles;
         let tiles = Objectived::new(game, objective);
-        let (m, p, n) = best_value(&tiles, board, setup, on_progress);
+        let (m, p, n) = best_value(&tiles, board, setup, None, on_progress);
         (moves, proven, lower, nodes) = (m, p, 0, nodes + n);
         note = Some("the board cannot be cleared: the answer is the fewest tiles left".into());
     }
@@ -518,11 +526,13 @@ impl<B: Bits> SizedMoves for ClickGame<B> {
 /// enough (at most [`EXACT_TILES`] tiles) an exact search over positions (at most
 /// [`EXACT_POSITIONS`]); otherwise, or with `no_proof`, the anytime search until the time
 /// limit ([`DEFAULT_ANYTIME_LIMIT`] if none). Every improvement is reported with its time.
-/// Returns (moves, proven, nodes).
+/// With `fast` (the same position in [`samegame`]'s byte engine, for the score), that
+/// engine's beam search is the anytime search. Returns (moves, proven, nodes).
 fn best_value<B: Bits>(
     q: &Objectived<B>,
     start: &ClickBoard<B>,
     setup: &Setup,
+    fast: Option<samegame::Board>,
     on_progress: &mut dyn FnMut(Progress),
 ) -> (Vec<Click>, bool, u64) {
     let game = q.game;
@@ -557,7 +567,33 @@ fn best_value<B: Bits>(
             if exact && anytime::exhaustive(q, start, EXACT_POSITIONS, &ctl).is_some() {
                 return true;
             }
-            anytime(q, start, setup.anytime, opts.threads, &ctl);
+            if let Some(fb) = fast {
+                // Its moves are cells of the board they are played on: the bitboard
+                // engine replays them into clicks.
+                let found = |value: i64, cells: &[u8]| {
+                    let mut s = *start;
+                    let mut line = Vec::with_capacity(cells.len());
+                    for &i in cells {
+                        let (x, y) = samegame::Board::xy(i);
+                        let (click, group) = game.group_at(&s, x, y).expect("a legal move");
+                        s = game.remove(&s, group, click.colour);
+                        line.push(click);
+                    }
+                    ctl.offer(value, &line);
+                };
+                samegame::portfolio(
+                    &fb,
+                    setup.rules.min_group as u16,
+                    &samegame::default_sets(),
+                    opts.threads,
+                    usize::MAX,
+                    &found,
+                    &any_opts.stop,
+                    any_opts.deadline(),
+                );
+            } else {
+                anytime(q, start, setup.anytime, opts.threads, &ctl);
+            }
             false
         });
         while !worker.is_finished() {

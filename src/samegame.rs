@@ -1,0 +1,834 @@
+//! A fast SameGame engine and a beam search for the highest score.
+//!
+//! The bitboard engine ([`crate::click`]) serves every click game, but on a 15×15 board
+//! (a four-word bit set per colour) finding all groups by repeated dilation is what a
+//! search spends its time on. This module is the SameGame special case: any group of at
+//! least `min_group` tiles may be clicked, tiles fall, empty columns close to the left,
+//! the score is `Σ (n − 2)²` plus 1000 for a cleared board.
+//!
+//! - [`Board`]: one byte per cell, column-major with a stride of [`SIDE`]: cell `(x, y)`
+//!   (`y = 0` at the bottom) is byte `x * 16 + y`, so a cell index fits a byte; the column
+//!   heights and the number of non-empty columns are kept beside it. All groups of a
+//!   position are found in one pass ([`Board::groups`]): a stack flood fill from every
+//!   unlabelled cell, each cell visited once.
+//! - [`beam`]: a beam search. Every child of every kept node is ranked by its score so far
+//!   plus an estimate of what is still to come ([`Weights`]): the *tabu colour* idea (the
+//!   most plentiful colour is kept for one big group at the end: its `(n − 2)²` counts in
+//!   full, the other colours' an eighth), the clearing bonus while every colour can still
+//!   go, and a penalty per group, more for the tabu colour's ([`Board::components`],
+//!   Euler's formula, updated from the parent over the clicked group's columns only). The
+//!   child is built in a scratch board to be ranked and dropped; only the best few are
+//!   rebuilt with their Zobrist keys, duplicates dropped, the best `width` kept. Children
+//!   that cannot beat the best line even with every colour in one group are pruned. With
+//!   [`Weights::playouts`] the rebuilt children are ranked by a playout's value instead
+//!   ([`rollout`]: tabu colour last, smallest group first), and every playout is a line.
+//! - [`search`]: beams of growing width until the deadline, the next width chosen from how
+//!   long the last one took, so the last beam uses most of the time left.
+//! - [`portfolio`]: several searches side by side with different rankings. Beam results
+//!   swing widely with small changes, so the best of two different searches at half the
+//!   time each beats either alone at full time (standard20 #1–8, 5 s: +5–10%).
+//!
+//! Moves are reported as cell indices of the board they are played on; [`Board::xy`]
+//! turns one into `(x, y)` for the engine-independent front ends.
+
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::grid::Grid;
+
+/// The largest board side (columns and rows).
+pub const SIDE: usize = 16;
+const CELLS: usize = SIDE * SIDE;
+/// The most colours.
+pub const COLOURS: usize = 8;
+/// No group (a label).
+const NONE: u16 = u16::MAX;
+
+/// A SameGame position: one byte per cell (`0` empty, `1..=K` a colour).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Board {
+    cells: [u8; CELLS],
+    heights: [u8; SIDE],
+    /// Non-empty columns (they are the leftmost ones).
+    width: u8,
+    /// Tiles of each colour (`counts[c - 1]`).
+    counts: [u16; COLOURS],
+}
+
+/// A group of a position: its lowest cell (lowest column, then lowest row), colour, size
+/// and column range.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Group {
+    pub seed: u8,
+    pub colour: u8,
+    pub size: u16,
+    pub x0: u8,
+    pub x1: u8,
+}
+
+/// The groups of a position, as [`Board::groups`] finds them.
+#[derive(Clone, Debug)]
+pub struct Groups {
+    /// Group number of each cell ([`NONE`] for empty cells).
+    label: [u16; CELLS],
+    /// Every group, singletons included, in the order of their lowest cells.
+    pub list: Vec<Group>,
+}
+
+impl Default for Groups {
+    fn default() -> Self {
+        Groups {
+            label: [NONE; CELLS],
+            list: Vec::with_capacity(CELLS),
+        }
+    }
+}
+
+impl Board {
+    /// The position of `grid` (`y = 0` its bottom row), if it fits: at most [`SIDE`]
+    /// columns and rows, [`COLOURS`] colours, and obeying gravity with no empty column left
+    /// of a full one (as SameGame positions do).
+    pub fn from_grid(grid: &Grid) -> Option<Board> {
+        let (w, h) = (grid.width(), grid.height());
+        if w > SIDE || h > SIDE || grid.colours() > COLOURS {
+            return None;
+        }
+        let mut b = Board {
+            cells: [0; CELLS],
+            heights: [0; SIDE],
+            width: 0,
+            counts: [0; COLOURS],
+        };
+        for x in 0..w {
+            for y in 0..h {
+                let c = grid.get(x, y);
+                if c == 0 {
+                    if (y..h).any(|yy| grid.get(x, yy) != 0) {
+                        return None;
+                    }
+                    break;
+                }
+                b.cells[x * SIDE + y] = c;
+                b.heights[x] = y as u8 + 1;
+                b.counts[c as usize - 1] += 1;
+            }
+            if b.heights[x] > 0 {
+                if b.width as usize != x {
+                    return None;
+                }
+                b.width += 1;
+            }
+        }
+        Some(b)
+    }
+
+    /// The `(x, y)` of cell index `i`.
+    pub fn xy(i: u8) -> (usize, usize) {
+        (i as usize / SIDE, i as usize % SIDE)
+    }
+
+    /// The colour at `(x, y)` (`0` empty).
+    pub fn get(&self, x: usize, y: usize) -> u8 {
+        if x < SIDE && y < SIDE {
+            self.cells[x * SIDE + y]
+        } else {
+            0
+        }
+    }
+
+    /// Tiles of each colour.
+    pub fn counts(&self) -> &[u16; COLOURS] {
+        &self.counts
+    }
+
+    /// Tiles on the board.
+    pub fn tiles(&self) -> u32 {
+        self.counts.iter().map(|&n| n as u32).sum()
+    }
+
+    /// Finds every group (singletons included) into `out`.
+    pub fn groups(&self, out: &mut Groups) {
+        out.list.clear();
+        out.label = [NONE; CELLS];
+        let mut stack = [0u8; CELLS];
+        for x in 0..self.width as usize {
+            for y in 0..self.heights[x] as usize {
+                let i = x * SIDE + y;
+                if out.label[i] != NONE {
+                    continue;
+                }
+                let id = out.list.len() as u16;
+                let colour = self.cells[i];
+                out.label[i] = id;
+                stack[0] = i as u8;
+                let mut top = 1;
+                let (mut size, mut x1) = (0u16, x);
+                while top > 0 {
+                    top -= 1;
+                    let j = stack[top] as usize;
+                    size += 1;
+                    let (jx, jy) = (j / SIDE, j % SIDE);
+                    x1 = x1.max(jx);
+                    // Below, above, left, right: a neighbour is a tile when its row is
+                    // under its column's height (empty cells hold 0, never a colour).
+                    let mut visit = |k: usize| {
+                        if self.cells[k] == colour && out.label[k] == NONE {
+                            out.label[k] = id;
+                            stack[top] = k as u8;
+                            top += 1;
+                        }
+                    };
+                    if jy > 0 {
+                        visit(j - 1);
+                    }
+                    if jy + 1 < SIDE {
+                        visit(j + 1);
+                    }
+                    if jx > 0 {
+                        visit(j - SIDE);
+                    }
+                    if jx + 1 < SIDE {
+                        visit(j + SIDE);
+                    }
+                }
+                out.list.push(Group {
+                    seed: i as u8,
+                    colour,
+                    size,
+                    x0: x as u8,
+                    x1: x1 as u8,
+                });
+            }
+        }
+    }
+
+    /// Removes group number `id` of `groups` (found on this board): tiles fall, empty
+    /// columns close to the left.
+    pub fn remove(&mut self, groups: &Groups, id: usize) {
+        let g = groups.list[id];
+        let id = id as u16;
+        let mut emptied = false;
+        for x in g.x0 as usize..=g.x1 as usize {
+            let base = x * SIDE;
+            let h = self.heights[x] as usize;
+            let mut to = base;
+            for i in base..base + h {
+                if groups.label[i] != id {
+                    self.cells[to] = self.cells[i];
+                    to += 1;
+                }
+            }
+            for c in &mut self.cells[to..base + h] {
+                *c = 0;
+            }
+            self.heights[x] = (to - base) as u8;
+            emptied |= to == base;
+        }
+        self.counts[g.colour as usize - 1] -= g.size;
+        if emptied {
+            let w = self.width as usize;
+            let mut to = g.x0 as usize;
+            for x in g.x0 as usize..w {
+                if self.heights[x] == 0 {
+                    continue;
+                }
+                if to != x {
+                    self.cells.copy_within(x * SIDE..x * SIDE + SIDE, to * SIDE);
+                    self.heights[to] = self.heights[x];
+                }
+                to += 1;
+            }
+            for x in to..w {
+                self.cells[x * SIDE..x * SIDE + SIDE].fill(0);
+                self.heights[x] = 0;
+            }
+            self.width = to as u8;
+        }
+    }
+
+    /// About the number of groups, fast: by Euler's formula a colour's 4-connected
+    /// components are `tiles − adjacent pairs + filled 2×2 squares + holes`; this leaves out
+    /// the holes (a region ringed by one colour), so it may count a few too few.
+    pub fn components(&self) -> i64 {
+        let mut wts = [1; COLOURS + 1];
+        wts[0] = 0;
+        self.region(0, self.width as usize - 1, &wts)
+    }
+
+    /// The part of [`Board::components`] that columns `xa..=xb` hold, each colour `c`
+    /// counted `wts[c]` times: their tiles and vertical pairs, and the pairs and squares
+    /// they share with their neighbours. A click that empties no column changes only its
+    /// own columns, hence only this part.
+    #[inline]
+    fn region(&self, xa: usize, xb: usize, wts: &[i64; COLOURS + 1]) -> i64 {
+        let mut n = 0i64;
+        for x in xa..=xb.min(SIDE - 1) {
+            let base = x * SIDE;
+            let h = self.heights[x] as usize;
+            for y in 0..h {
+                let c = self.cells[base + y];
+                let paired = y > 0 && c == self.cells[base + y - 1];
+                n += wts[c as usize] * (1 - paired as i64);
+            }
+        }
+        for x in xa.saturating_sub(1)..=xb {
+            if x + 1 >= self.width as usize {
+                break;
+            }
+            let (a, b) = (x * SIDE, x * SIDE + SIDE);
+            let h = self.heights[x].min(self.heights[x + 1]) as usize;
+            let mut below = false;
+            for y in 0..h {
+                let c = self.cells[a + y];
+                let same = self.cells[b + y] == c;
+                // A pair, less a square: this row's pair and the one below, all four of
+                // one colour.
+                let square = same && below && self.cells[a + y - 1] == c;
+                n -= wts[c as usize] * (same as i64 - square as i64);
+                below = same;
+            }
+        }
+        n
+    }
+
+    /// A 64-bit Zobrist key of the position.
+    pub fn key(&self) -> u64 {
+        let z = zobrist();
+        let mut h = 0u64;
+        for x in 0..self.width as usize {
+            for y in 0..self.heights[x] as usize {
+                let i = x * SIDE + y;
+                h ^= z[i * COLOURS + self.cells[i] as usize - 1];
+            }
+        }
+        h
+    }
+}
+
+/// The Zobrist table: one random word per (cell, colour).
+fn zobrist() -> &'static [u64; CELLS * COLOURS] {
+    static TABLE: std::sync::OnceLock<Box<[u64; CELLS * COLOURS]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([0u64; CELLS * COLOURS]);
+        let mut s = 0x853c_49e6_748f_ea9bu64;
+        for v in t.iter_mut() {
+            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            *v = z ^ (z >> 31);
+        }
+        t
+    })
+}
+
+/// The points for a group of `n` tiles.
+#[inline]
+pub fn points(n: u16) -> i64 {
+    let k = n as i64 - 2;
+    if k > 0 {
+        k * k
+    } else {
+        0
+    }
+}
+
+/// The beam's estimate of the points still to come, in 1/16 of a point, and how the
+/// children are ranked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// On the most plentiful colour's `(n − 2)²` (the tabu colour, kept for last).
+    pub tabu: i64,
+    /// On each other colour's `(n − 2)²`.
+    pub other: i64,
+    /// Per group of any colour (about: see [`Board::components`]).
+    pub group: i64,
+    /// Per group of the tabu colour, on top of `group`: its tiles should join.
+    pub tabu_group: i64,
+    /// Children rebuilt per kept node, in quarters: a margin for duplicates (and, with
+    /// playouts, the ones the playouts rank).
+    pub build: usize,
+    /// Rank the rebuilt children by a tabu playout from each ([`rollout`]); the estimate
+    /// only preselects them.
+    pub playouts: bool,
+}
+
+impl Default for Weights {
+    /// The estimate alone (tuned on standard20 #1–8 at 3–10 s per position).
+    fn default() -> Self {
+        Weights {
+            tabu: 16,
+            other: 2,
+            group: 960,
+            tabu_group: 960,
+            build: 8,
+            playouts: false,
+        }
+    }
+}
+
+/// The colour with the most tiles (0-based).
+#[inline]
+fn most(counts: &[u16; COLOURS]) -> usize {
+    let mut best = 0;
+    for c in 1..COLOURS {
+        if counts[c] > counts[best] {
+            best = c;
+        }
+    }
+    best
+}
+
+impl Weights {
+    /// The cheap part of the estimate: from the colour counts alone (×16).
+    #[inline]
+    fn counts_term(&self, counts: &[u16; COLOURS], min_group: u16) -> i64 {
+        let t = most(counts);
+        let mut e = 0;
+        let mut clearable = true;
+        for (c, &n) in counts.iter().enumerate() {
+            if n > 0 && n < min_group {
+                clearable = false;
+            }
+            let w = if c == t { self.tabu } else { self.other };
+            e += w * points(n);
+        }
+        if clearable {
+            e += 16 * 1000;
+        }
+        e
+    }
+}
+
+/// The most the tiles of `counts` can still score: `(n − 2)²` per colour (one group each
+/// is best, since `(a + b − 2)² > (a − 2)² + (b − 2)²`), plus the bonus unless a colour has
+/// too few tiles to go.
+#[inline]
+fn upper(counts: &[u16; COLOURS], min_group: u16) -> i64 {
+    let mut u = 1000;
+    for &n in counts {
+        if n > 0 && n < min_group {
+            u = 0;
+        }
+    }
+    u + counts.iter().map(|&n| points(n)).sum::<i64>()
+}
+
+/// Plays from `b` to the end by the tabu rule: the colour with the most tiles now is kept
+/// for last; each move takes the smallest group of another colour (of the tabu colour only
+/// when no other is left), which lets the others grow before they go (better than the
+/// largest first on standard20 #1–4). Appends the moves (cells) to `moves`; returns the points scored,
+/// with the bonus.
+pub fn rollout(b: &Board, min_group: u16, groups: &mut Groups, moves: &mut Vec<u8>) -> i64 {
+    let mut b = *b;
+    let tabu = most(&b.counts) as u8 + 1;
+    let mut score = 0;
+    loop {
+        b.groups(groups);
+        let mut pick: Option<(bool, u16, usize)> = None;
+        for (id, g) in groups.list.iter().enumerate() {
+            if g.size < min_group {
+                continue;
+            }
+            let key = (g.colour != tabu, u16::MAX - g.size, id);
+            if pick.is_none_or(|p| (key.0, key.1) > (p.0, p.1)) {
+                pick = Some(key);
+            }
+        }
+        let Some((_, _, id)) = pick else {
+            return score + if b.width == 0 { 1000 } else { 0 };
+        };
+        let size = groups.list[id].size;
+        moves.push(groups.list[id].seed);
+        b.remove(groups, id);
+        score += points(size);
+    }
+}
+
+/// A beam node.
+#[derive(Clone)]
+struct Node {
+    board: Board,
+    score: i64,
+}
+
+/// What a beam reports: a finished line's value and moves (cell indices, one per move, on
+/// the board it was played on).
+pub type Found<'a> = dyn Fn(i64, &[u8]) + Sync + 'a;
+
+/// One beam search of `width` from `start`. Calls `found` with every line better than
+/// `floor` it finishes (and raises `floor`). Returns false if `stop` or the deadline cut it
+/// short.
+#[allow(clippy::too_many_arguments)]
+pub fn beam(
+    start: &Board,
+    min_group: u16,
+    width: usize,
+    w: &Weights,
+    floor: &AtomicI64,
+    found: &Found,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+) -> bool {
+    let done = || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut levels: Vec<Vec<(u32, u8)>> = Vec::new();
+    let mut beam = vec![Node {
+        board: *start,
+        score: 0,
+    }];
+    let path = |levels: &[Vec<(u32, u8)>], mut slot: usize| {
+        let mut moves = Vec::with_capacity(levels.len());
+        for level in levels.iter().rev() {
+            let (parent, m) = level[slot];
+            moves.push(m);
+            slot = parent as usize;
+        }
+        moves.reverse();
+        moves
+    };
+    let build = (w.build.max(4) * width).div_ceil(4);
+    const CHUNK: usize = 64;
+    loop {
+        if done() {
+            return false;
+        }
+        let bar = floor.load(Ordering::Relaxed);
+        // Rank every child: (estimate, parent, group seed), built in a scratch board and
+        // dropped; note finished nodes.
+        type Ranked = (Vec<(i64, u32, u8)>, Option<(i64, usize)>);
+        let per_chunk: Vec<Ranked> = beam
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map_init(Groups::default, |groups, (k, chunk)| {
+                let mut out = Vec::with_capacity(chunk.len() * 24);
+                let mut end: Option<(i64, usize)> = None;
+                for (j, node) in chunk.iter().enumerate() {
+                    let slot = k * CHUNK + j;
+                    node.board.groups(groups);
+                    let mut wts = [w.group; COLOURS + 1];
+                    wts[0] = 0;
+                    wts[most(&node.board.counts) + 1] += w.tabu_group;
+                    let weighed = w.group != 0 || w.tabu_group != 0;
+                    let parts = if weighed && node.board.width > 0 {
+                        node.board.region(0, node.board.width as usize - 1, &wts)
+                    } else {
+                        0
+                    };
+                    let before = out.len();
+                    for (id, g) in groups.list.iter().enumerate() {
+                        if g.size < min_group {
+                            continue;
+                        }
+                        let mut counts = node.board.counts;
+                        counts[g.colour as usize - 1] -= g.size;
+                        let score = node.score + points(g.size);
+                        if score + upper(&counts, min_group) <= bar {
+                            continue;
+                        }
+                        let mut e = score * 16 + w.counts_term(&counts, min_group);
+                        if weighed {
+                            let mut child = node.board;
+                            child.remove(groups, id);
+                            let (x0, x1) = (g.x0 as usize, g.x1 as usize);
+                            let parts = if child.width == 0 {
+                                0
+                            } else if child.width == node.board.width {
+                                parts - node.board.region(x0, x1, &wts) + child.region(x0, x1, &wts)
+                            } else {
+                                child.region(0, child.width as usize - 1, &wts)
+                            };
+                            debug_assert_eq!(
+                                parts,
+                                if child.width == 0 {
+                                    0
+                                } else {
+                                    child.region(0, child.width as usize - 1, &wts)
+                                }
+                            );
+                            e -= parts;
+                        }
+                        out.push((e, slot as u32, g.seed));
+                    }
+                    if out.len() == before {
+                        let v = node.score + if node.board.width == 0 { 1000 } else { 0 };
+                        if end.is_none_or(|(b, _)| v > b) {
+                            end = Some((v, slot));
+                        }
+                    }
+                }
+                (out, end)
+            })
+            .collect();
+        let mut cands = Vec::new();
+        let mut end: Option<(i64, usize)> = None;
+        for (c, e) in per_chunk {
+            if cands.is_empty() {
+                cands = c;
+            } else {
+                cands.extend(c);
+            }
+            if let Some((v, s)) = e {
+                if end.is_none_or(|(b, _)| v > b) {
+                    end = Some((v, s));
+                }
+            }
+        }
+        if let Some((v, slot)) = end {
+            if floor.fetch_max(v, Ordering::Relaxed) < v {
+                found(v, &path(&levels, slot));
+            }
+        }
+        if cands.is_empty() {
+            return true;
+        }
+        if done() {
+            return false;
+        }
+        // The best few (a margin for duplicates), rebuilt with their keys.
+        if cands.len() > build {
+            cands.select_nth_unstable_by(build - 1, |a, b| b.0.cmp(&a.0));
+            cands.truncate(build);
+        }
+        // Children of one parent together: its groups are found once.
+        cands.par_sort_unstable_by_key(|c| c.1);
+        // Each rebuilt: its node, key, and (with rollouts) the value of a tabu playout
+        // from it; the best playout of each chunk with its moves.
+        type Built = (Vec<(Node, u64, i64)>, Option<(i64, usize, Vec<u8>)>);
+        let per_chunk: Vec<Built> = cands
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map_init(
+                || (Groups::default(), Groups::default(), Vec::new()),
+                |(groups, scratch, moves), (k, chunk)| {
+                    let mut last = u32::MAX;
+                    let mut best: Option<(i64, usize, Vec<u8>)> = None;
+                    let out = chunk
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &(_, parent, seed))| {
+                            let node = &beam[parent as usize];
+                            if parent != last {
+                                node.board.groups(groups);
+                                last = parent;
+                            }
+                            let id = groups.label[seed as usize] as usize;
+                            let mut board = node.board;
+                            board.remove(groups, id);
+                            let score = node.score + points(groups.list[id].size);
+                            let value = if w.playouts {
+                                moves.clear();
+                                let v = score + rollout(&board, min_group, scratch, moves);
+                                if best.as_ref().is_none_or(|b| v > b.0) {
+                                    best = Some((v, k * CHUNK + j, moves.clone()));
+                                }
+                                v
+                            } else {
+                                0
+                            };
+                            (Node { board, score }, board.key(), value)
+                        })
+                        .collect::<Vec<_>>();
+                    (out, best)
+                },
+            )
+            .collect();
+        let mut built = Vec::with_capacity(cands.len());
+        let mut best: Option<(i64, usize, Vec<u8>)> = None;
+        for (b, l) in per_chunk {
+            built.extend(b);
+            if let Some(l) = l {
+                if best.as_ref().is_none_or(|b| l.0 > b.0) {
+                    best = Some(l);
+                }
+            }
+        }
+        if let Some((v, i, tail)) = best {
+            if floor.fetch_max(v, Ordering::Relaxed) < v {
+                let (_, parent, seed) = cands[i];
+                let mut line = path(&levels, parent as usize);
+                line.push(seed);
+                line.extend(tail);
+                found(v, &line);
+            }
+        }
+        let mut order: Vec<(i64, i64, u64, u32)> = cands
+            .iter()
+            .zip(&built)
+            .enumerate()
+            .map(|(i, (c, b))| (b.2, c.0, b.1, i as u32))
+            .collect();
+        order.par_sort_unstable_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+        let mut seen: HashSet<u64, BuildHasherDefault<Plain>> =
+            HashSet::with_capacity_and_hasher(width.min(order.len()) * 2, Default::default());
+        let mut next = Vec::with_capacity(width.min(order.len()));
+        let mut level = Vec::with_capacity(width.min(order.len()));
+        for (_, _, key, i) in order {
+            if next.len() == width {
+                break;
+            }
+            if seen.insert(key) {
+                let (_, parent, seed) = cands[i as usize];
+                next.push(built[i as usize].0.clone());
+                level.push((parent, seed));
+            }
+        }
+        levels.push(level);
+        beam = next;
+    }
+}
+
+/// A hasher for keys that are already random.
+#[derive(Default)]
+struct Plain(u64);
+impl std::hash::Hasher for Plain {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+}
+
+/// Beams of growing width from `start` until `stop` or the deadline (without a deadline:
+/// up to width `max_width`), on `threads` threads. Every better line goes to `found`.
+/// Returns the best value found.
+#[allow(clippy::too_many_arguments)]
+pub fn search(
+    start: &Board,
+    min_group: u16,
+    w: &Weights,
+    threads: usize,
+    max_width: usize,
+    found: &Found,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+) -> i64 {
+    let floor = AtomicI64::new(i64::MIN);
+    let run = Run {
+        start,
+        min_group,
+        max_width,
+        found,
+        stop,
+        deadline,
+        floor: &floor,
+    };
+    run.search(w, threads);
+    floor.into_inner()
+}
+
+/// What the searches of a portfolio share: the start, limits, where lines go, and the best
+/// value so far (every search prunes with it).
+struct Run<'a, 'f> {
+    start: &'a Board,
+    min_group: u16,
+    max_width: usize,
+    found: &'a Found<'f>,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    floor: &'a AtomicI64,
+}
+
+impl Run<'_, '_> {
+    /// Beams of growing width with weights `w` on `threads` threads.
+    fn search(&self, w: &Weights, threads: usize) {
+        let (start, min_group, max_width, found, stop, deadline, floor) = (
+            self.start,
+            self.min_group,
+            self.max_width,
+            self.found,
+            self.stop,
+            self.deadline,
+            self.floor,
+        );
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .expect("a thread pool");
+        pool.install(|| {
+            let mut width = 1usize;
+            loop {
+                let t = Instant::now();
+                let finished = beam(start, min_group, width, w, floor, found, stop, deadline);
+                if !finished || width >= max_width {
+                    break;
+                }
+                let took = t.elapsed().as_secs_f64().max(1e-4);
+                // The next width: double, or (when the time left allows more than a doubled
+                // beam and then some) a width the time left should just hold.
+                let grow = match deadline {
+                    Some(d) => {
+                        let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+                        let fit = 0.8 * left / took;
+                        if fit >= 6.0 {
+                            2.0
+                        } else {
+                            fit.max(1.05)
+                        }
+                    }
+                    None => 2.0,
+                };
+                width = ((width as f64 * grow) as usize).clamp(width + 1, max_width);
+            }
+        });
+    }
+}
+
+/// A portfolio: one [`search`] per weight set, side by side (beam search results swing
+/// widely with small changes of the estimate, so different estimates find different good
+/// lines), sharing `threads` threads and the best value so far: a line one finds prunes
+/// the others. Every better line of any of them goes to `found`
+/// (which must keep the best). Returns the best value found.
+#[allow(clippy::too_many_arguments)]
+pub fn portfolio(
+    start: &Board,
+    min_group: u16,
+    sets: &[Weights],
+    threads: usize,
+    max_width: usize,
+    found: &Found,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+) -> i64 {
+    let each = (threads / sets.len().max(1)).max(1);
+    let floor = AtomicI64::new(i64::MIN);
+    let run = Run {
+        start,
+        min_group,
+        max_width,
+        found,
+        stop,
+        deadline,
+        floor: &floor,
+    };
+    std::thread::scope(|sc| {
+        for w in sets {
+            let run = &run;
+            sc.spawn(move || run.search(w, each));
+        }
+    });
+    floor.into_inner()
+}
+
+/// The weight sets of the default portfolio: the estimate alone, and playouts that take
+/// the smallest group first.
+pub fn default_sets() -> Vec<Weights> {
+    let base = Weights::default();
+    vec![
+        base,
+        Weights {
+            playouts: true,
+            build: 16,
+            ..base
+        },
+    ]
+}

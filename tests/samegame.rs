@@ -1,0 +1,192 @@
+//! The byte-per-cell SameGame engine against the plain reference simulator of
+//! `tests/common` (same groups at every step, same board after every click, on random
+//! boards and random play), and its beam search: every line it reports is legal and worth
+//! what it says, and a wide enough beam finds the brute-force best score of small boards.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+
+use common::{best_score, random_board, RefBoard, Rng, EMPTY};
+use tumble::grid::Grid;
+use tumble::rules::Game;
+use tumble::samegame::{self, points, rollout, Board, Groups, Weights};
+
+fn grid_of(r: &RefBoard) -> Grid {
+    r.rows_top().join("\n").parse().unwrap()
+}
+
+/// Does `b` hold exactly the tiles of `r` (up to the palette)?
+fn same(b: &Board, r: &RefBoard, g: &Grid) {
+    for x in 0..r.width() {
+        for y in 0..r.height() {
+            let want = r.get(x, y);
+            let got = b.get(x, y);
+            if want == EMPTY {
+                assert_eq!(got, 0, "({x},{y}) should be empty");
+            } else {
+                assert_ne!(got, 0, "({x},{y}) should hold a tile");
+                assert_eq!(g.symbol(got) as u8, want, "({x},{y})");
+            }
+        }
+    }
+}
+
+#[test]
+fn groups_and_clicks_match_the_reference() {
+    let rules = Game::Samegame.rules().unwrap();
+    let mut rng = Rng(7);
+    for case in 0..300 {
+        let (w, h) = (1 + rng.below(16), 1 + rng.below(16));
+        let colours = 1 + rng.below(6);
+        let mut r = random_board(&mut rng, w, h, colours, false);
+        let grid = grid_of(&r);
+        let mut b = Board::from_grid(&grid).unwrap();
+        let mut groups = Groups::default();
+        loop {
+            same(&b, &r, &grid);
+            b.groups(&mut groups);
+            let mine: BTreeSet<(u8, u16)> = groups.list.iter().map(|g| (g.seed, g.size)).collect();
+            let theirs: BTreeSet<(u8, u16)> = r
+                .all_groups()
+                .iter()
+                .map(|g| {
+                    let &(x, y) = g.iter().min().unwrap();
+                    ((x * samegame::SIDE + y) as u8, g.len() as u16)
+                })
+                .collect();
+            assert_eq!(mine, theirs, "case {case}");
+            let clickable: Vec<usize> = (0..groups.list.len())
+                .filter(|&i| groups.list[i].size >= 2)
+                .collect();
+            if clickable.is_empty() {
+                break;
+            }
+            let id = clickable[rng.below(clickable.len())];
+            let (x, y) = Board::xy(groups.list[id].seed);
+            let tiles = b.tiles();
+            b.remove(&groups, id);
+            assert_eq!(b.tiles() + groups.list[id].size as u32, tiles);
+            r = r.click(x, y, &rules).unwrap().0;
+        }
+    }
+}
+
+#[test]
+fn boards_with_a_gap_or_too_big_are_refused() {
+    let gap: Grid = ".A.A\nBA.A".parse().unwrap();
+    assert!(Board::from_grid(&gap).is_none());
+    let big: Grid = vec!["A".repeat(17); 2].join("\n").parse().unwrap();
+    assert!(Board::from_grid(&big).is_none());
+}
+
+/// Plays `cells` on the reference board: the score, or `None` if a move is illegal.
+fn reference_score(start: &RefBoard, cells: &[u8]) -> Option<i64> {
+    let rules = Game::Samegame.rules().unwrap();
+    let mut r = start.clone();
+    let mut score = 0;
+    for &i in cells {
+        let (x, y) = Board::xy(i);
+        let (next, g) = r.click(x, y, &rules).ok()?;
+        score += points(g.len() as u16);
+        r = next;
+    }
+    if !r.clickable_groups(&rules).is_empty() {
+        return None; // a line plays to the end
+    }
+    Some(score + if r.is_empty() { 1000 } else { 0 })
+}
+
+#[test]
+fn beam_lines_are_legal_and_wide_beams_find_the_best_score() {
+    let rules = Game::Samegame.rules().unwrap();
+    let mut rng = Rng(11);
+    for case in 0..40 {
+        let (w, h) = (2 + rng.below(4), 2 + rng.below(3));
+        let colours = 2 + rng.below(3);
+        let r = random_board(&mut rng, w, h, colours, false);
+        let b = Board::from_grid(&grid_of(&r)).unwrap();
+        let lines = Mutex::new(Vec::new());
+        let found = |v: i64, cells: &[u8]| lines.lock().unwrap().push((v, cells.to_vec()));
+        let stop = AtomicBool::new(false);
+        let sets = [
+            Weights::default(),
+            Weights {
+                playouts: true,
+                ..Weights::default()
+            },
+        ];
+        let set = &sets[case % 2];
+        let best = samegame::search(&b, 2, set, 2, 1 << 16, &found, &stop, None);
+        let lines = lines.into_inner().unwrap();
+        assert!(!lines.is_empty());
+        for pair in lines.windows(2) {
+            assert!(pair[1].0 > pair[0].0, "improvements are strict");
+        }
+        for (v, cells) in &lines {
+            assert_eq!(reference_score(&r, cells), Some(*v), "case {case}");
+        }
+        assert_eq!(best, best_score(&r, &rules), "case {case}");
+    }
+}
+
+#[test]
+fn playouts_are_legal_lines_worth_their_value() {
+    let mut rng = Rng(5);
+    let mut groups = Groups::default();
+    for _ in 0..100 {
+        let (w, h) = (1 + rng.below(16), 1 + rng.below(16));
+        let colours = 1 + rng.below(5);
+        let r = random_board(&mut rng, w, h, colours, false);
+        let b = Board::from_grid(&grid_of(&r)).unwrap();
+        let mut moves = Vec::new();
+        let v = rollout(&b, 2, &mut groups, &mut moves);
+        assert_eq!(reference_score(&r, &moves), Some(v));
+    }
+}
+
+#[test]
+fn components_count_the_groups_less_the_holes() {
+    let mut rng = Rng(3);
+    let mut groups = Groups::default();
+    for _ in 0..200 {
+        let (w, h) = (1 + rng.below(16), 1 + rng.below(16));
+        let colours = 1 + rng.below(5);
+        let r = random_board(&mut rng, w, h, colours, false);
+        let b = Board::from_grid(&grid_of(&r)).unwrap();
+        b.groups(&mut groups);
+        let n = groups.list.len() as i64;
+        // Euler's formula misses only the holes: a group ringed by another colour.
+        assert!(b.components() <= n);
+        if h <= 2 || w <= 2 {
+            assert_eq!(b.components(), n, "no room for a hole");
+        }
+    }
+}
+
+#[test]
+fn the_portfolio_reports_only_improvements_and_returns_the_best() {
+    let mut rng = Rng(17);
+    let r = random_board(&mut rng, 8, 8, 4, false);
+    let b = Board::from_grid(&grid_of(&r)).unwrap();
+    let best = Mutex::new(i64::MIN);
+    let found = |v: i64, cells: &[u8]| {
+        assert_eq!(reference_score(&r, cells), Some(v));
+        let mut best = best.lock().unwrap();
+        *best = (*best).max(v);
+    };
+    let stop = AtomicBool::new(false);
+    let v = samegame::portfolio(
+        &b,
+        2,
+        &samegame::default_sets(),
+        2,
+        256,
+        &found,
+        &stop,
+        None,
+    );
+    assert_eq!(v, best.into_inner().unwrap());
+}
