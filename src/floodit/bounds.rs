@@ -107,53 +107,60 @@ pub fn puchert<const N: usize>(e: &Engine<N>, g: &Set<N>) -> u32 {
 
 /// [`puchert`] given the neighbours `nb` of `g` (`nb = N(G)`), which the search has at hand.
 pub fn puchert_with<const N: usize>(e: &Engine<N>, g: &Set<N>, nb: &Set<N>) -> u32 {
+    puchert_capped(e, g, nb, u32::MAX)
+}
+
+/// [`puchert_with`], stopped once the bound reaches `cap`: the value returned is never
+/// above [`puchert`] (so it is admissible), equals it when it is below `cap`, and is at
+/// least `cap` otherwise. The search only needs to know whether a child's bound reaches the
+/// length of the best solution, and most of the children it bounds do.
+///
+/// The bound is the last `dist + left` of the layers (`dist` the steps so far, `left` the
+/// colours not yet eliminated): a step that eliminates colours adds as much to `dist` as it
+/// takes from `left`, and any other step adds one to `dist`, so `dist + left` never falls
+/// and the largest value over the layers (see [`puchert`]) is the last. Once it reaches
+/// `cap` the rest can be skipped.
+pub fn puchert_capped<const N: usize>(e: &Engine<N>, g: &Set<N>, nb: &Set<N>, cap: u32) -> u32 {
     let mut remaining = e.colours_outside(g);
-    if remaining == 0 {
-        return 0;
-    }
+    let mut left = remaining.count_ones();
     let mut visited = *g;
     let mut frontier = *nb;
     let mut dist = 0u32;
-    let mut best = 0u32;
-    loop {
-        let left = remaining.count_ones();
-        best = best.max(dist + left);
-        if left <= 1 {
-            return best;
-        }
+    while left > 1 && dist + left < cap {
         visited = set::or(&visited, &frontier);
         let mut done = 0u32;
-        for c in 0..e.colours() {
-            if remaining >> c & 1 != 0 && set::subset(e.of_colour(c), &visited) {
+        let mut rest = remaining;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if set::subset(e.of_colour(c), &visited) {
                 done |= 1 << c;
             }
         }
-        let mut next = set::empty::<N>();
+        let mut next;
         if done != 0 {
             remaining ^= done;
             dist += done.count_ones();
-            if remaining == 0 {
-                return best.max(dist);
-            }
             let mut absorbed = set::empty::<N>();
-            for c in 0..e.colours() {
-                if done >> c & 1 != 0 {
-                    absorbed = set::or(&absorbed, e.of_colour(c));
-                }
+            let mut d = done;
+            while d != 0 {
+                absorbed = set::or(&absorbed, e.of_colour(d.trailing_zeros() as usize));
+                d &= d - 1;
             }
             let absorbed = set::and(&absorbed, &frontier);
-            set::for_each(&absorbed, |r| next = set::or(&next, e.adjacent(r)));
+            next = e.union_adjacent(&absorbed);
             next = set::or(
                 &set::and_not(&next, &visited),
                 &set::and_not(&frontier, &absorbed),
             );
         } else {
             dist += 1;
-            set::for_each(&frontier, |r| next = set::or(&next, e.adjacent(r)));
-            next = set::and_not(&next, &visited);
+            next = set::and_not(&e.union_adjacent(&frontier), &visited);
         }
         frontier = next;
+        left = remaining.count_ones();
     }
+    dist + left
 }
 
 #[cfg(test)]
@@ -229,6 +236,12 @@ mod tests {
                 prop_assert!(pu <= opt, "Puchert bound {pu} > optimum {opt}");
                 prop_assert!(pu >= d.max(c), "Puchert bound {pu} below distance {d} or colours {c}");
                 prop_assert!(s >= d.max(c));
+                let nb = e.neighbours(f);
+                for cap in 0..=pu + 1 {
+                    let v = puchert_capped(&e, f, &nb, cap);
+                    prop_assert!(v <= pu, "capped bound {v} above the bound {pu}");
+                    prop_assert!(if pu < cap { v == pu } else { v >= cap }, "cap {cap}: {v} vs {pu}");
+                }
             }
         }
     }

@@ -3,8 +3,8 @@
 //! - **Greedy start.** A greedy play (eliminate a colour when possible, else the move with
 //!   the smallest bound) and a narrow beam search ranked by `f = g + h` give first
 //!   solutions at once; the best caps the search (children with `f ≥` its length are
-//!   dropped, and when the smallest `f` reaches it, it is proven) and is reported as
-//!   progress.
+//!   dropped, their bounds computed only until they reach it, and when the smallest `f`
+//!   reaches it, it is proven) and is reported as progress.
 //! - **Colour elimination.** If a move takes the last regions of a colour, it is the only
 //!   child generated (some optimal solution starts with it, see [`super::bounds`]); such
 //!   forced moves are chained into one edge of the search graph, so chains of eliminations
@@ -49,8 +49,10 @@ struct Node<const N: usize> {
 const NONE: u32 = u32::MAX;
 /// Solutions at least this long are not searched (depths are stored in 8 bits).
 const MAX_DEPTH: usize = 250;
-/// The width of the beam search that finds the first solution the A* has to beat.
-const BEAM_WIDTH: usize = 30;
+/// The width of the beam search that finds the first solution the A* has to beat (16 beat
+/// 30, 8 and 0 on pc19: the wider beam costs more than it saves; without one the cap on the
+/// children's bounds is loose).
+const BEAM_WIDTH: usize = 16;
 
 /// The colour-elimination move from `flood` (with neighbours `nb`), if any: the lowest
 /// colour all of whose regions outside the flood touch it.
@@ -67,13 +69,7 @@ fn eliminating<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) -> Op
 /// updates its neighbours `nb` incrementally.
 #[inline]
 fn absorb<const N: usize>(e: &Engine<N>, flood: &mut Set<N>, nb: &mut Set<N>, gained: &Set<N>) {
-    let mut more = set::empty::<N>();
-    set::for_each(gained, |r| {
-        let a = e.adjacent(r);
-        for i in 0..N {
-            more[i] |= a[i];
-        }
-    });
+    let more = e.union_adjacent(gained);
     for i in 0..N {
         flood[i] |= gained[i];
         nb[i] = (nb[i] | more[i]) & !flood[i];
@@ -478,7 +474,9 @@ pub fn astar<const N: usize>(
                     }
                 }
                 Err(slot) => {
-                    let h2 = bounds::puchert_with(e, &flood, &nb2)
+                    // beyond the best length, only that the child reaches it matters
+                    let cap = (best.len() - g2) as u32;
+                    let h2 = bounds::puchert_capped(e, &flood, &nb2, cap)
                         .max((node.h as u32).saturating_sub(moves.len() as u32))
                         as usize;
                     if g2 + h2 >= best.len() {
