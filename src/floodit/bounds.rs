@@ -126,6 +126,8 @@ pub fn puchert_capped<const N: usize>(e: &Engine<N>, g: &Set<N>, nb: &Set<N>, ca
     let mut visited = *g;
     let mut frontier = *nb;
     let mut dist = 0u32;
+    // The loop ends as soon as the value is known (at most one colour left) or reaches
+    // `cap`, before the next layer is built: that last layer is the costly part of a step.
     while left > 1 && dist + left < cap {
         visited = set::or(&visited, &frontier);
         let mut done = 0u32;
@@ -137,10 +139,13 @@ pub fn puchert_capped<const N: usize>(e: &Engine<N>, g: &Set<N>, nb: &Set<N>, ca
                 done |= 1 << c;
             }
         }
-        let mut next;
         if done != 0 {
             remaining ^= done;
             dist += done.count_ones();
+            left = remaining.count_ones();
+            if left <= 1 {
+                break;
+            }
             let mut absorbed = set::empty::<N>();
             let mut d = done;
             while d != 0 {
@@ -148,17 +153,17 @@ pub fn puchert_capped<const N: usize>(e: &Engine<N>, g: &Set<N>, nb: &Set<N>, ca
                 d &= d - 1;
             }
             let absorbed = set::and(&absorbed, &frontier);
-            next = e.union_adjacent(&absorbed);
-            next = set::or(
-                &set::and_not(&next, &visited),
+            frontier = set::or(
+                &set::and_not(&e.union_adjacent(&absorbed), &visited),
                 &set::and_not(&frontier, &absorbed),
             );
         } else {
             dist += 1;
-            next = set::and_not(&e.union_adjacent(&frontier), &visited);
+            if dist + left >= cap {
+                break;
+            }
+            frontier = set::and_not(&e.union_adjacent(&frontier), &visited);
         }
-        frontier = next;
-        left = remaining.count_ones();
     }
     dist + left
 }
