@@ -54,17 +54,6 @@ const MAX_DEPTH: usize = 250;
 /// children's bounds is loose).
 const BEAM_WIDTH: usize = 16;
 
-/// The colour-elimination move from `flood` (with neighbours `nb`), if any: the lowest
-/// colour all of whose regions outside the flood touch it.
-#[inline]
-fn eliminating<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) -> Option<u8> {
-    let inside = set::or(flood, nb);
-    (0..e.colours()).find_map(|c| {
-        let rs = e.of_colour(c);
-        (!set::subset(rs, flood) && set::subset(rs, &inside)).then_some(c as u8)
-    })
-}
-
 /// Adds the regions `gained` (all of one colour, adjacent to `flood`) to the flood and
 /// updates its neighbours `nb` incrementally.
 #[inline]
@@ -78,7 +67,7 @@ fn absorb<const N: usize>(e: &Engine<N>, flood: &mut Set<N>, nb: &mut Set<N>, ga
 
 /// Plays `c` from `flood` (with neighbours `nb`), then every colour elimination that
 /// becomes possible (lowest colour first), pushing the moves to `moves`. Returns the new
-/// flood and its neighbours.
+/// flood, its neighbours, and the colours with a region outside it.
 #[inline]
 fn chain<const N: usize>(
     e: &Engine<N>,
@@ -86,7 +75,7 @@ fn chain<const N: usize>(
     nb: &Set<N>,
     c: u8,
     moves: &mut Vec<u8>,
-) -> (Set<N>, Set<N>) {
+) -> (Set<N>, Set<N>, u32) {
     let (mut f, mut n) = (*flood, *nb);
     let mut c = c;
     loop {
@@ -94,11 +83,11 @@ fn chain<const N: usize>(
         absorb(e, &mut f, &mut n, &gained);
         moves.push(c);
         if set::is_empty(&n) {
-            return (f, n);
+            return (f, n, 0);
         }
-        match eliminating(e, &f, &n) {
-            Some(d) => c = d,
-            None => return (f, n),
+        match bounds::colour_masks(e, &f, &n) {
+            (_, eliminable) if eliminable != 0 => c = eliminable.trailing_zeros() as u8,
+            (outside, _) => return (f, n, outside),
         }
     }
 }
@@ -106,7 +95,7 @@ fn chain<const N: usize>(
 /// [`chain`] on a position.
 fn play_chain<const N: usize>(e: &Engine<N>, p: &Pos<N>, c: u8, moves: &mut Vec<u8>) -> Pos<N> {
     let nb = e.neighbours(&p.flood);
-    let (flood, _) = chain(e, &p.flood, &nb, c, moves);
+    let (flood, _, _) = chain(e, &p.flood, &nb, c, moves);
     Pos {
         flood,
         colour: *moves.last().expect("a move was played"),
@@ -117,8 +106,9 @@ fn play_chain<const N: usize>(e: &Engine<N>, p: &Pos<N>, c: u8, moves: &mut Vec<
 /// elimination alone if there is one, otherwise every colour touching the flood.
 #[inline]
 fn candidate_mask<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) -> u32 {
-    if let Some(c) = eliminating(e, flood, nb) {
-        return 1 << c;
+    let (_, eliminable) = bounds::colour_masks(e, flood, nb);
+    if eliminable != 0 {
+        return eliminable & eliminable.wrapping_neg();
     }
     let mut m = 0;
     for c in 0..e.colours() {
@@ -179,7 +169,7 @@ pub fn beam<const N: usize>(e: &Engine<N>, start: &Pos<N>, width: usize) -> Vec<
                 let c = cands.trailing_zeros() as u8;
                 cands &= cands - 1;
                 moves.clear();
-                let (f2, nb2) = chain(e, &flood, &nb, c, &mut moves);
+                let (f2, nb2, outside) = chain(e, &flood, &nb, c, &mut moves);
                 if set::is_empty(&nb2) {
                     arena.push((at, moves.clone()));
                     let mut out = Vec::new();
@@ -195,7 +185,7 @@ pub fn beam<const N: usize>(e: &Engine<N>, start: &Pos<N>, width: usize) -> Vec<
                     continue;
                 }
                 let g2 = g + moves.len() as u32;
-                let f = bounds::puchert_with(e, &f2, &nb2) + g2;
+                let f = bounds::puchert_settled(e, &f2, &nb2, outside, u32::MAX) + g2;
                 arena.push((at, moves.clone()));
                 let k = arena.len() as u32 - 1;
                 next.push((f, u32::MAX - set::count(&f2), f2, nb2, k, g2));
@@ -445,7 +435,7 @@ pub fn astar<const N: usize>(
             let c = cands.trailing_zeros() as u8;
             cands &= cands - 1;
             moves.clear();
-            let (flood, nb2) = chain(e, &node.flood, &nb, c, &mut moves);
+            let (flood, nb2, outside) = chain(e, &node.flood, &nb, c, &mut moves);
             let g2 = g + moves.len();
             if set::is_empty(&nb2) {
                 // solved
@@ -476,7 +466,7 @@ pub fn astar<const N: usize>(
                 Err(slot) => {
                     // beyond the best length, only that the child reaches it matters
                     let cap = (best.len() - g2) as u32;
-                    let h2 = bounds::puchert_capped(e, &flood, &nb2, cap)
+                    let h2 = bounds::puchert_settled(e, &flood, &nb2, outside, cap)
                         .max((node.h as u32).saturating_sub(moves.len() as u32))
                         as usize;
                     if g2 + h2 >= best.len() {
