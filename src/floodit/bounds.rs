@@ -107,53 +107,116 @@ pub fn puchert<const N: usize>(e: &Engine<N>, g: &Set<N>) -> u32 {
 
 /// [`puchert`] given the neighbours `nb` of `g` (`nb = N(G)`), which the search has at hand.
 pub fn puchert_with<const N: usize>(e: &Engine<N>, g: &Set<N>, nb: &Set<N>) -> u32 {
-    let mut remaining = e.colours_outside(g);
-    if remaining == 0 {
-        return 0;
+    puchert_capped(e, g, nb, u32::MAX)
+}
+
+/// [`puchert_with`], stopped once the bound reaches `cap`: the value returned is never
+/// above [`puchert`] (so it is admissible), equals it when it is below `cap`, and is at
+/// least `cap` otherwise. The search only needs to know whether a child's bound reaches the
+/// length of the best solution, and most of the children it bounds do.
+///
+/// The bound is the last `dist + left` of the layers (`dist` the steps so far, `left` the
+/// colours not yet eliminated): a step that eliminates colours adds as much to `dist` as it
+/// takes from `left`, and any other step adds one to `dist`, so `dist + left` never falls
+/// and the largest value over the layers (see [`puchert`]) is the last. Once it reaches
+/// `cap` the rest can be skipped.
+pub fn puchert_capped<const N: usize>(e: &Engine<N>, g: &Set<N>, nb: &Set<N>, cap: u32) -> u32 {
+    finish(e, e.colours_outside(g), *g, *nb, 0, cap)
+}
+
+/// [`puchert_capped`] for a flood `g` from which no colour can be eliminated (every colour
+/// with a region outside `g` has one outside `g ∪ nb`), given the colours outside `g`
+/// (`outside`): what the search knows of every child it bounds. The first step is then
+/// known not to eliminate, and the colours need not be counted again.
+pub fn puchert_settled<const N: usize>(
+    e: &Engine<N>,
+    g: &Set<N>,
+    nb: &Set<N>,
+    outside: u32,
+    cap: u32,
+) -> u32 {
+    let left = outside.count_ones();
+    if left <= 1 || left >= cap {
+        return left;
     }
-    let mut visited = *g;
-    let mut frontier = *nb;
-    let mut dist = 0u32;
-    let mut best = 0u32;
-    loop {
-        let left = remaining.count_ones();
-        best = best.max(dist + left);
-        if left <= 1 {
-            return best;
+    if 1 + left >= cap {
+        return 1 + left;
+    }
+    let visited = set::or(g, nb);
+    let frontier = set::and_not(&e.union_adjacent(nb), &visited);
+    finish(e, outside, visited, frontier, 1, cap)
+}
+
+/// The colours with a region outside `g`, and those of them all of whose regions outside
+/// `g` lie in `nb` (the colours a move eliminates: colour elimination, in the module docs).
+#[inline]
+pub fn colour_masks<const N: usize>(e: &Engine<N>, g: &Set<N>, nb: &Set<N>) -> (u32, u32) {
+    let inside = set::or(g, nb);
+    let (mut outside, mut eliminable) = (0u32, 0u32);
+    for c in 0..e.colours() {
+        let rs = e.of_colour(c);
+        if !set::subset(rs, g) {
+            outside |= 1 << c;
+            if set::subset(rs, &inside) {
+                eliminable |= 1 << c;
+            }
         }
+    }
+    (outside, eliminable)
+}
+
+/// The layers of [`puchert_capped`] from the set `visited` with frontier `frontier` after
+/// `dist` steps, with the colours `remaining` not yet eliminated.
+#[inline]
+fn finish<const N: usize>(
+    e: &Engine<N>,
+    mut remaining: u32,
+    mut visited: Set<N>,
+    mut frontier: Set<N>,
+    mut dist: u32,
+    cap: u32,
+) -> u32 {
+    let mut left = remaining.count_ones();
+    // The loop ends as soon as the value is known (at most one colour left) or reaches
+    // `cap`, before the next layer is built: that last layer is the costly part of a step.
+    while left > 1 && dist + left < cap {
         visited = set::or(&visited, &frontier);
         let mut done = 0u32;
-        for c in 0..e.colours() {
-            if remaining >> c & 1 != 0 && set::subset(e.of_colour(c), &visited) {
+        let mut rest = remaining;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if set::subset(e.of_colour(c), &visited) {
                 done |= 1 << c;
             }
         }
-        let mut next = set::empty::<N>();
         if done != 0 {
             remaining ^= done;
             dist += done.count_ones();
-            if remaining == 0 {
-                return best.max(dist);
+            left = remaining.count_ones();
+            if left <= 1 {
+                break;
             }
             let mut absorbed = set::empty::<N>();
-            for c in 0..e.colours() {
-                if done >> c & 1 != 0 {
-                    absorbed = set::or(&absorbed, e.of_colour(c));
-                }
+            let mut d = done;
+            while d != 0 {
+                absorbed = set::or(&absorbed, e.of_colour(d.trailing_zeros() as usize));
+                d &= d - 1;
             }
             let absorbed = set::and(&absorbed, &frontier);
-            set::for_each(&absorbed, |r| next = set::or(&next, e.adjacent(r)));
-            next = set::or(
-                &set::and_not(&next, &visited),
+            frontier = set::or(
+                &set::and_not(&e.union_adjacent(&absorbed), &visited),
                 &set::and_not(&frontier, &absorbed),
             );
         } else {
             dist += 1;
-            set::for_each(&frontier, |r| next = set::or(&next, e.adjacent(r)));
-            next = set::and_not(&next, &visited);
+            if dist + left >= cap {
+                break;
+            }
+            frontier = set::and_not(&e.union_adjacent(&frontier), &visited);
         }
-        frontier = next;
     }
+    dist + left
 }
 
 #[cfg(test)]
@@ -229,6 +292,20 @@ mod tests {
                 prop_assert!(pu <= opt, "Puchert bound {pu} > optimum {opt}");
                 prop_assert!(pu >= d.max(c), "Puchert bound {pu} below distance {d} or colours {c}");
                 prop_assert!(s >= d.max(c));
+                let nb = e.neighbours(f);
+                let (outside, eliminable) = colour_masks(&e, f, &nb);
+                prop_assert_eq!(outside, e.colours_outside(f));
+                if eliminable == 0 && !set::is_empty(&nb) {
+                    for cap in 0..=pu + 1 {
+                        let v = puchert_settled(&e, f, &nb, outside, cap);
+                        prop_assert_eq!(v, puchert_capped(&e, f, &nb, cap), "cap {}", cap);
+                    }
+                }
+                for cap in 0..=pu + 1 {
+                    let v = puchert_capped(&e, f, &nb, cap);
+                    prop_assert!(v <= pu, "capped bound {v} above the bound {pu}");
+                    prop_assert!(if pu < cap { v == pu } else { v >= cap }, "cap {cap}: {v} vs {pu}");
+                }
             }
         }
     }

@@ -90,9 +90,10 @@ pub struct Engine<const N: usize> {
     cell_region: Vec<u16>,
     /// Colour (`0..K`, the grid's colour minus one) of each region.
     colour: Vec<u8>,
-    /// Neighbours of each region.
+    /// Neighbours of each region, padded with empty sets to `N · 64` entries (so that a
+    /// region number masked to `N · 64 − 1` indexes it without a bounds check).
     adj: Vec<Set<N>>,
-    /// Regions of each colour.
+    /// Regions of each colour, padded with empty sets to 32 entries (likewise).
     by_colour: Vec<Set<N>>,
     /// All regions.
     all: Set<N>,
@@ -177,7 +178,7 @@ impl<const N: usize> Engine<N> {
         for (i, &r) in label.iter().enumerate() {
             colour[r as usize] = grid.get(i % w, i / w) - 1;
         }
-        let mut adj = vec![set::empty::<N>(); n];
+        let mut adj = vec![set::empty::<N>(); N * 64];
         for y in 0..h {
             for x in 0..w {
                 let a = label[y * w + x] as usize;
@@ -198,7 +199,7 @@ impl<const N: usize> Engine<N> {
             }
         }
         let colours = grid.colours();
-        let mut by_colour = vec![set::empty::<N>(); colours];
+        let mut by_colour = vec![set::empty::<N>(); 32];
         let mut all = set::empty::<N>();
         for (r, &c) in colour.iter().enumerate() {
             set::insert(&mut by_colour[c as usize], r);
@@ -247,32 +248,43 @@ impl<const N: usize> Engine<N> {
     pub fn adjacent(&self, r: usize) -> &Set<N> {
         &self.adj[r]
     }
-    /// Regions of colour `c`.
+    /// Regions of colour `c` (`c < 32`; the mask spares the bounds check).
+    #[inline]
     pub fn of_colour(&self, c: usize) -> &Set<N> {
-        &self.by_colour[c]
+        &self.by_colour[..32][c & 31]
     }
     /// All regions.
     pub fn all(&self) -> &Set<N> {
         &self.all
     }
 
+    /// The union of the neighbours of the regions of `s` (the hot loop of the bounds).
+    #[inline]
+    pub fn union_adjacent(&self, s: &Set<N>) -> Set<N> {
+        let adj = &self.adj[..N * 64];
+        let mut out = set::empty::<N>();
+        for (i, &w) in s.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let r = (i * 64 + w.trailing_zeros() as usize) & (N * 64 - 1);
+                out = set::or(&out, &adj[r]);
+                w &= w - 1;
+            }
+        }
+        out
+    }
+
     /// Regions adjacent to `s` and not in it.
     #[inline]
     pub fn neighbours(&self, s: &Set<N>) -> Set<N> {
-        let mut out = set::empty::<N>();
-        set::for_each(s, |r| {
-            for (o, a) in out.iter_mut().zip(&self.adj[r]) {
-                *o |= a;
-            }
-        });
-        set::and_not(&out, s)
+        set::and_not(&self.union_adjacent(s), s)
     }
 
     /// Bit mask of the colours that have a region outside `s`.
     #[inline]
     pub fn colours_outside(&self, s: &Set<N>) -> u32 {
         let mut m = 0;
-        for (c, rs) in self.by_colour.iter().enumerate() {
+        for (c, rs) in self.by_colour[..self.colours].iter().enumerate() {
             if !set::subset(rs, s) {
                 m |= 1 << c;
             }
