@@ -712,18 +712,16 @@ pub fn search(
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> i64 {
-    let floor = AtomicI64::new(i64::MIN);
-    let run = Run {
+    portfolio(
         start,
         min_group,
+        std::slice::from_ref(w),
+        threads,
         max_width,
         found,
         stop,
         deadline,
-        floor: &floor,
-    };
-    run.search(w, threads);
-    floor.into_inner()
+    )
 }
 
 /// What the searches of a portfolio share: the start, limits, where lines go, and the best
