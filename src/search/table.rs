@@ -7,9 +7,9 @@
 //! replaces the entry that cost the least to compute. The full 64-bit key is kept, so a wrong
 //! hit needs a 64-bit hash collision.
 //!
-//! The table starts small and grows, four times at a step, up to its memory budget: the
-//! search asks between iterations ([`Table::grow`]) and the entries move to the bigger
-//! table. The memory is zeroed pages that the operating system hands out when first
+//! The table starts small and grows up to its memory budget: between iterations the
+//! search asks it to ([`Table::grow`]), and when it is more than a sixteenth full its
+//! entries move to a table where they would be a sixteenth. The memory is zeroed pages that the operating system hands out when first
 //! written, so a table costs what it holds: a gigabyte table taken whole would be zeroed
 //! page by page as a short search scatters its entries over it, which took a third of
 //! the time of a half-second search.
@@ -115,6 +115,12 @@ fn pack(bound: u32, work: u32) -> u64 {
     (1 << 63) | ((work.min(0xffff) as u64) << 32) | bound as u64
 }
 
+/// The `(bound, work)` of an entry's data word (the inverse of [`pack`]).
+#[inline]
+fn unpack(d: u64) -> (u32, u32) {
+    (d as u32, ((d >> 32) & 0xffff) as u32)
+}
+
 impl Table {
     /// A table that may grow to `memory` bytes.
     pub fn new(memory: usize) -> Table {
@@ -138,7 +144,7 @@ impl Table {
 
     /// The share of entries in use, estimated from the first buckets.
     pub fn load(&self) -> f64 {
-        let words = (self.slots.len).min(1 << 14);
+        let words = self.slots.len.min(1 << 14);
         let used = self.slots.as_slice()[..words]
             .iter()
             .skip(1)
@@ -163,7 +169,8 @@ impl Table {
             let d = pair[1].load(Relaxed);
             if d != 0 {
                 let key = pair[0].load(Relaxed) ^ d;
-                bigger.store(key, d as u32, ((d >> 32) & 0xffff) as u32);
+                let (bound, work) = unpack(d);
+                bigger.store(key, bound, work);
             }
         }
         *self = bigger;
@@ -205,7 +212,7 @@ impl Table {
             let kx = self.slots.as_slice()[b + 2 * w].load(Relaxed);
             let d = self.slots.as_slice()[b + 2 * w + 1].load(Relaxed);
             if d != 0 && kx ^ d == key {
-                return d as u32;
+                return unpack(d).0;
             }
         }
         0
@@ -217,20 +224,20 @@ impl Table {
     pub fn store(&self, key: u64, bound: u32, work: u32) {
         let b = self.bucket(key);
         let mut victim = 0;
-        let mut victim_work = u64::MAX;
+        let mut victim_work = u32::MAX;
         for w in 0..WAYS {
             let kx = self.slots.as_slice()[b + 2 * w].load(Relaxed);
             let d = self.slots.as_slice()[b + 2 * w + 1].load(Relaxed);
             if d != 0 && kx ^ d == key {
-                if (d as u32) < bound || ((d as u32) == bound && ((d >> 32) & 0xffff) < work as u64)
-                {
+                let (old, old_work) = unpack(d);
+                if old < bound || (old == bound && old_work < work) {
                     let nd = pack(bound, work);
                     self.slots.as_slice()[b + 2 * w].store(key ^ nd, Relaxed);
                     self.slots.as_slice()[b + 2 * w + 1].store(nd, Relaxed);
                 }
                 return;
             }
-            let wk = if d == 0 { 0 } else { ((d >> 32) & 0xffff) + 1 };
+            let wk = if d == 0 { 0 } else { unpack(d).1 + 1 };
             if wk < victim_work {
                 victim_work = wk;
                 victim = w;
