@@ -18,6 +18,20 @@ fn grid_of(r: &RefBoard) -> Grid {
     r.rows_top().join("\n").parse().unwrap()
 }
 
+/// The fast engine's board of `r`.
+fn fast(r: &RefBoard) -> Board {
+    Board::from_grid(&grid_of(r)).unwrap()
+}
+
+/// A random board of 1 to 16 columns and rows and 1 to 5 colours, in both engines.
+fn random_case(rng: &mut Rng) -> (RefBoard, Board) {
+    let (w, h) = (1 + rng.below(16), 1 + rng.below(16));
+    let colours = 1 + rng.below(5);
+    let r = random_board(rng, w, h, colours, false);
+    let b = fast(&r);
+    (r, b)
+}
+
 /// Does `b` hold exactly the tiles of `r` (up to the palette)?
 fn same(b: &Board, r: &RefBoard, g: &Grid) {
     for x in 0..r.width() {
@@ -107,7 +121,7 @@ fn beam_lines_are_legal_and_wide_beams_find_the_best_score() {
         let (w, h) = (2 + rng.below(4), 2 + rng.below(3));
         let colours = 2 + rng.below(3);
         let r = random_board(&mut rng, w, h, colours, false);
-        let b = Board::from_grid(&grid_of(&r)).unwrap();
+        let b = fast(&r);
         let lines = Mutex::new(Vec::new());
         let found = |v: i64, cells: &[u8]| lines.lock().unwrap().push((v, cells.to_vec()));
         let stop = AtomicBool::new(false);
@@ -137,10 +151,7 @@ fn playouts_are_legal_lines_worth_their_value() {
     let mut rng = Rng(5);
     let mut groups = Groups::default();
     for _ in 0..100 {
-        let (w, h) = (1 + rng.below(16), 1 + rng.below(16));
-        let colours = 1 + rng.below(5);
-        let r = random_board(&mut rng, w, h, colours, false);
-        let b = Board::from_grid(&grid_of(&r)).unwrap();
+        let (r, b) = random_case(&mut rng);
         let mut moves = Vec::new();
         let v = rollout(&b, 2, &mut groups, &mut moves);
         assert_eq!(reference_score(&r, &moves), Some(v));
@@ -152,15 +163,12 @@ fn components_count_the_groups_less_the_holes() {
     let mut rng = Rng(3);
     let mut groups = Groups::default();
     for _ in 0..200 {
-        let (w, h) = (1 + rng.below(16), 1 + rng.below(16));
-        let colours = 1 + rng.below(5);
-        let r = random_board(&mut rng, w, h, colours, false);
-        let b = Board::from_grid(&grid_of(&r)).unwrap();
+        let (r, b) = random_case(&mut rng);
         b.groups(&mut groups);
         let n = groups.list.len() as i64;
         // Euler's formula misses only the holes: a group ringed by another colour.
         assert!(b.components() <= n);
-        if h <= 2 || w <= 2 {
+        if r.height() <= 2 || r.width() <= 2 {
             assert_eq!(b.components(), n, "no room for a hole");
         }
     }
@@ -170,7 +178,7 @@ fn components_count_the_groups_less_the_holes() {
 fn the_portfolio_reports_only_improvements_and_returns_the_best() {
     let mut rng = Rng(17);
     let r = random_board(&mut rng, 8, 8, 4, false);
-    let b = Board::from_grid(&grid_of(&r)).unwrap();
+    let b = fast(&r);
     let best = Mutex::new(i64::MIN);
     let found = |v: i64, cells: &[u8]| {
         assert_eq!(reference_score(&r, cells), Some(v));
