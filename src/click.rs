@@ -58,9 +58,9 @@ pub struct Geometry<B> {
     rows: Vec<B>,
     /// `(k, cells with y + k < H)`: one step of smearing a column down onto its bottom cell.
     smear: Vec<(u32, B)>,
-    /// For the row squeeze: `squeezed[y][l][r]` is row `y` with `l` tiles ending at column
-    /// `m-1` and `r` tiles starting at column `m`.
-    squeezed: Vec<Vec<Vec<B>>>,
+    /// For the row squeeze, one flat table: entry `(y·(m + 1) + l)·(W − m + 1) + r` is row
+    /// `y` with `l` tiles ending at column `m-1` and `r` tiles starting at column `m`.
+    squeezed: Vec<B>,
     half: usize,
 }
 
@@ -94,23 +94,18 @@ impl<B: Bits> Geometry<B> {
             k *= 2;
         }
         let half = width / 2;
-        let squeezed = (0..height)
-            .map(|y| {
-                (0..=half)
-                    .map(|l| {
-                        (0..=width - half)
-                            .map(|r| {
-                                let mut s = B::EMPTY;
-                                for x in half - l..half + r {
-                                    s.insert(idx(x, y));
-                                }
-                                s
-                            })
-                            .collect()
-                    })
-                    .collect()
-            })
-            .collect();
+        let mut squeezed = Vec::with_capacity(height * (half + 1) * (width - half + 1));
+        for y in 0..height {
+            for l in 0..=half {
+                for r in 0..=width - half {
+                    let mut s = B::EMPTY;
+                    for x in half - l..half + r {
+                        s.insert(idx(x, y));
+                    }
+                    squeezed.push(s);
+                }
+            }
+        }
         Geometry {
             width,
             height,
@@ -463,7 +458,7 @@ impl<B: Bits> ClickGame<B> {
             }
             let l = (row & left).count() as usize;
             let r = row.count() as usize - l;
-            let target = g.squeezed[y][l][r];
+            let target = g.squeezed[(y * (g.half + 1) + l) * (g.width - g.half + 1) + r];
             if row == target {
                 continue;
             }

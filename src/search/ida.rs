@@ -30,12 +30,21 @@ enum Halt {
     Stopped,
 }
 
-struct Child<P: Puzzle> {
-    mv: P::Move,
-    state: P::State,
+/// A child as the search orders it; its move and position stay in the level's list
+/// (`at` indexes it), so sorting moves only these few bytes.
+#[derive(Clone, Copy)]
+struct Child {
     key: u64,
     bound: u32,
     priority: i64,
+    at: u32,
+}
+
+/// The children of the position at one depth: (move, position, static bound) as
+/// [`Puzzle::bounded_successors`] built them, and the order to try them in.
+struct Level<P: Puzzle> {
+    built: Vec<(P::Move, P::State, u32)>,
+    order: Vec<Child>,
 }
 
 struct Ida<'a, P: Puzzle> {
@@ -44,8 +53,7 @@ struct Ida<'a, P: Puzzle> {
     opts: &'a SearchOptions,
     nodes: u64,
     path: Vec<P::Move>,
-    levels: Vec<Vec<Child<P>>>,
-    scratch: Vec<(P::Move, P::State, u32)>,
+    levels: Vec<Level<P>>,
     deadline: Option<Instant>,
     /// Set when another thread has found a solution.
     found_elsewhere: &'a AtomicBool,
@@ -65,39 +73,41 @@ impl<'a, P: Puzzle> Ida<'a, P> {
         }
         let d = depth as usize;
         while self.levels.len() <= d {
-            self.levels.push(Vec::new());
+            self.levels.push(Level {
+                built: Vec::new(),
+                order: Vec::new(),
+            });
         }
-        let mut kids = std::mem::take(&mut self.levels[d]);
+        let mut level = std::mem::take(&mut self.levels[d].built);
+        let mut kids = std::mem::take(&mut self.levels[d].order);
+        level.clear();
         kids.clear();
-        self.scratch.clear();
         let mut best = self
             .p
-            .bounded_successors(s, budget - depth - 1, &mut self.scratch)
+            .bounded_successors(s, budget - depth - 1, &mut level)
             .saturating_add(1);
-        for (mv, state, bound) in self.scratch.drain(..) {
-            let ckey = self.p.key(&state);
+        for (at, (mv, state, bound)) in level.iter().enumerate() {
+            let ckey = self.p.key(state);
             self.table.prefetch(ckey);
-            let priority = self.p.priority(s, &mv, &state);
             kids.push(Child {
-                mv,
-                state,
                 key: ckey,
-                bound,
-                priority,
+                bound: *bound,
+                priority: self.p.priority(s, mv, state),
+                at: at as u32,
             });
         }
         for k in kids.iter_mut() {
             let stored = self.table.get(k.key);
             if stored > k.bound {
                 k.bound = stored;
-            } else if depth + 1 + k.bound == budget
-                && !self.p.is_solved(&k.state)
-                && !self.p.can_lower_bound(&k.state)
-            {
-                // No slack left and no move lowers its (static) bound: every move leaves
-                // the bound at least where it is, so it needs one more.
-                k.bound += 1;
-                self.table.store(k.key, k.bound, 1);
+            } else if depth + 1 + k.bound == budget {
+                let state = &level[k.at as usize].1;
+                if !self.p.is_solved(state) && !self.p.can_lower_bound(state) {
+                    // No slack left and no move lowers its (static) bound: every move
+                    // leaves the bound at least where it is, so it needs one more.
+                    k.bound += 1;
+                    self.table.store(k.key, k.bound, 1);
+                }
             }
         }
         kids.sort_unstable_by(|a, b| a.bound.cmp(&b.bound).then(b.priority.cmp(&a.priority)));
@@ -107,8 +117,9 @@ impl<'a, P: Puzzle> Ida<'a, P> {
                 best = best.min(1 + k.bound);
                 break; // sorted: the rest are no better
             }
-            self.path.push(k.mv.clone());
-            match self.dfs(&k.state, k.key, depth + 1, budget) {
+            let (mv, state, _) = &level[k.at as usize];
+            self.path.push(mv.clone());
+            match self.dfs(state, k.key, depth + 1, budget) {
                 Ok(r) => {
                     best = best.min(1 + r);
                     self.path.pop();
@@ -119,7 +130,10 @@ impl<'a, P: Puzzle> Ida<'a, P> {
                 }
             }
         }
-        self.levels[d] = kids;
+        self.levels[d] = Level {
+            built: level,
+            order: kids,
+        };
         result?;
         self.table.store(key, best, budget - depth);
         Ok(best)
@@ -139,7 +153,6 @@ impl<'a, P: Puzzle> Ida<'a, P> {
             nodes: 0,
             path: Vec::new(),
             levels: Vec::new(),
-            scratch: Vec::new(),
             deadline: opts.deadline(),
             found_elsewhere: found,
         }
