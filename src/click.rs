@@ -25,6 +25,11 @@
 //!   4-connected, so its columns form one run of adjacent columns, all holding its colour;
 //!   tiles never change column, so a column without colour `c` never gains one, and two runs
 //!   of `c` stay separated for ever: no click can take tiles of two runs.
+//! - **edge** (only when columns never move): the two outermost columns on each side
+//!   solved exactly in a relaxed game, plus the column runs lying wholly beyond them
+//!   ([`crate::edge`], with its proof). The bound is the largest of these. Children get
+//!   it from their parent's: a slice the click does not touch keeps its optimum, and one
+//!   it touches loses the clicked tiles from its mask of starting tiles.
 //! - with a smallest group of 2, a colour with a single tile can never be cleared: the board
 //!   is unsolvable (bound [`INFINITE`]).
 //!
@@ -41,7 +46,10 @@
 //! instead gives a solution no longer. (Clicking `G` must leave no run too small to click
 //! under the smallest-group rule: checked.)
 
+use std::sync::Arc;
+
 use crate::bits::Bits;
+use crate::edge::EdgeBound;
 use crate::grid::{BoardError, Grid, MAX_COLOURS};
 use crate::puzzle::{Puzzle, INFINITE};
 use crate::rules::{Clickable, Rules, Sideways};
@@ -221,12 +229,34 @@ pub struct Click {
 }
 
 /// A click game on boards that fit in `B`: geometry, rules and palette.
+/// The parts of the edge bound of a position ([`crate::edge`]): each side's mask of
+/// starting tiles left (`None` if the position is not from the board's start) and relaxed
+/// optimum, the runs lying wholly beyond each side's slice, and each colour's share of
+/// those.
+struct EdgeTerms {
+    mask: [Option<u32>; 2],
+    opt: [u32; 2],
+    beyond: [u32; 2],
+    of: [[u32; 2]; MAX_COLOURS],
+}
+
+impl EdgeTerms {
+    #[inline]
+    fn bound(&self) -> u32 {
+        let side = |k: usize| self.mask[k].map_or(0, |_| self.opt[k] + self.beyond[k]);
+        side(0).max(side(1))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ClickGame<B> {
     pub geom: Geometry<B>,
     pub rules: Rules,
     colours: usize,
     palette: Vec<char>,
+    /// The edge bound ([`crate::edge`]), when columns never move and the board's edges
+    /// are small enough.
+    edge: Option<Arc<EdgeBound>>,
 }
 
 /// Does a `width × height` board fit the bit set `B`?
@@ -246,11 +276,26 @@ impl<B: Bits> ClickGame<B> {
                 limit: format!("this engine holds at most {} cells", B::CAPACITY),
             });
         }
+        let edge = if rules.columns_fixed() {
+            let columns: Vec<Vec<u8>> = (0..grid.width())
+                .map(|x| {
+                    (0..grid.height())
+                        .map(|y| grid.get(x, y))
+                        .take_while(|&c| c != 0)
+                        .map(|c| c - 1)
+                        .collect()
+                })
+                .collect();
+            EdgeBound::new(&columns, grid.colours()).map(Arc::new)
+        } else {
+            None
+        };
         let game = ClickGame {
             geom: Geometry::new(grid.width(), grid.height()),
             rules,
             colours: grid.colours(),
             palette: grid.palette().to_vec(),
+            edge,
         };
         let board = game.board(grid);
         Ok((game, board))
@@ -573,19 +618,34 @@ impl<B: Bits> ClickGame<B> {
         out: &mut Vec<(Click, ClickBoard<B>, u32)>,
     ) -> u32 {
         let start = out.len();
+        let mut pruned = INFINITE;
+        let edge = self.edge_terms(s);
         let forced = self.whole_run_groups(s, |c, plane, group| {
             let click = self.click_of(group, c, group.count());
             let forced = self.is_forced(s, plane, group);
             if forced {
                 out.truncate(start);
+                pruned = INFINITE;
             }
-            out.push((click, self.remove(s, group, click.colour), total - 1));
+            let h = match &edge {
+                Some(t) => {
+                    let cols = self.geom.column_set(plane.without(group));
+                    let x = (click.x0 as usize, click.x1 as usize);
+                    (total - 1).max(self.child_edge_bound(t, group, c, cols, x))
+                }
+                None => total - 1,
+            };
+            if h < total {
+                out.push((click, self.remove(s, group, click.colour), h));
+            } else {
+                pruned = pruned.min(h);
+            }
             forced
         });
         if forced {
-            INFINITE // the forced child stands for all
+            pruned // the forced child stands for all
         } else {
-            total
+            pruned.min(total)
         }
     }
 
@@ -629,10 +689,108 @@ impl<B: Bits> ClickGame<B> {
             .sum()
     }
 
+    /// The edge bound of `b` ([`crate::edge`]): 0 where the board has none.
+    #[inline]
+    pub fn edge_bound(&self, b: &ClickBoard<B>) -> u32 {
+        self.edge_terms(b).map_or(0, |t| t.bound())
+    }
+
+    /// The parts of the edge bound of `b`, from which a child's is updated
+    /// ([`ClickGame::child_edge_bound`]).
+    #[inline]
+    fn edge_terms(&self, b: &ClickBoard<B>) -> Option<EdgeTerms> {
+        let edge = self.edge.as_ref()?;
+        let mask = [self.edge_mask(edge, b, 0), self.edge_mask(edge, b, 1)];
+        let mut t = EdgeTerms {
+            mask,
+            opt: [0, 1].map(|side| mask[side].map_or(0, |m| edge.opt(side, m))),
+            beyond: [0; 2],
+            of: [[0; 2]; MAX_COLOURS],
+        };
+        for (c, &p) in b.planes[..self.colours].iter().enumerate() {
+            t.of[c] = self.beyond(self.geom.column_set(p));
+            t.beyond[0] += t.of[c][0];
+            t.beyond[1] += t.of[c][1];
+        }
+        Some(t)
+    }
+
+    /// The edge bound of the position after clicking `group` (of colour `c`, in the
+    /// columns `x0..=x1`) in a position with edge terms `t`, which leaves that colour in
+    /// the columns `cols` (a bit set): a slice the click does not touch is as it was, one
+    /// it touches loses the group's tiles there, and only colour `c`'s runs change.
+    #[inline]
+    fn child_edge_bound(
+        &self,
+        t: &EdgeTerms,
+        group: B,
+        c: usize,
+        cols: u64,
+        (x0, x1): (usize, usize),
+    ) -> u32 {
+        let Some(edge) = &self.edge else {
+            return 0;
+        };
+        let (w, h) = (self.geom.width, self.geom.height);
+        let now = self.beyond(cols);
+        let mut best = 0;
+        for (side, &now) in now.iter().enumerate() {
+            let Some(mask) = t.mask[side] else {
+                continue;
+            };
+            let xs = if side == 0 { [0, 1] } else { [w - 1, w - 2] };
+            let opt = if x0 <= xs[1].max(xs[0]) && x1 >= xs[1].min(xs[0]) {
+                let column =
+                    |x: usize| group.shr((x * h) as u32).low_word() & (u64::MAX >> (64 - h));
+                edge.opt(side, edge.take(side, mask, [column(xs[0]), column(xs[1])]))
+            } else {
+                t.opt[side]
+            };
+            best = best.max(opt + t.beyond[side] - t.of[c][side] + now);
+        }
+        best
+    }
+
+    /// The runs of a colour in the columns `cols` (a bit set) that lie wholly beyond the
+    /// left slice and wholly beyond the right slice ([`crate::edge`]).
+    #[inline(always)]
+    fn beyond(&self, cols: u64) -> [u32; 2] {
+        let w = self.geom.width;
+        [
+            (cols & !(cols << 1) & !3).count_ones(),
+            (cols & !(cols >> 1) & ((1 << (w - 2)) - 1)).count_ones(),
+        ]
+    }
+
+    /// The mask of starting tiles ([`crate::edge`]) that one edge of `b` (`side` 0 left,
+    /// 1 right) has left, read column by column; `None` if `b` is not from the start.
+    fn edge_mask(&self, edge: &EdgeBound, b: &ClickBoard<B>, side: usize) -> Option<u32> {
+        let (w, h) = (self.geom.width, self.geom.height);
+        let xs = if side == 0 { [0, 1] } else { [w - 1, w - 2] };
+        let mut bits = [[0u64; MAX_COLOURS]; 2];
+        for (k, x) in xs.into_iter().enumerate() {
+            for (c, p) in b.planes[..self.colours].iter().enumerate() {
+                bits[k][c] = p.shr((x * h) as u32).low_word() & (u64::MAX >> (64 - h));
+            }
+        }
+        edge.mask_of_bits(side, &bits)
+    }
+
     /// The best admissible bound on the clicks needed to clear `b` ([`INFINITE`] when it
     /// cannot be cleared).
     #[inline]
     pub fn clicks_bound(&self, b: &ClickBoard<B>) -> u32 {
+        let runs = self.runs_bound(b);
+        if runs >= INFINITE {
+            return runs;
+        }
+        runs.max(self.edge_bound(b))
+    }
+
+    /// [`ClickGame::clicks_bound`] without the edge bound: colours, or column runs when
+    /// columns never move ([`INFINITE`] when the board cannot be cleared).
+    #[inline]
+    pub fn runs_bound(&self, b: &ClickBoard<B>) -> u32 {
         if self.rules.min_group >= 2 {
             for p in &b.planes[..self.colours] {
                 let n = p.count();
@@ -714,6 +872,7 @@ impl<B: Bits> Puzzle for ClickGame<B> {
             return self.bound_lowering_children(s, total, out);
         }
         let mut pruned = INFINITE;
+        let edge = self.edge_terms(s);
         self.for_each_raw_group(s, |c, plane, group, size| {
             let rest = plane.without(group);
             let left = rest.count();
@@ -731,7 +890,19 @@ impl<B: Bits> Puzzle for ClickGame<B> {
                 pruned = pruned.min(h);
             } else {
                 let click = self.click_of(group, c, size);
-                out.push((click, self.remove(s, group, click.colour), h));
+                let h = match &edge {
+                    Some(t) => {
+                        let cols = self.geom.column_set(rest);
+                        let x = (click.x0 as usize, click.x1 as usize);
+                        h.max(self.child_edge_bound(t, group, c, cols, x))
+                    }
+                    None => h,
+                };
+                if h > max_bound {
+                    pruned = pruned.min(h);
+                } else {
+                    out.push((click, self.remove(s, group, click.colour), h));
+                }
             }
             forced
         });
@@ -747,7 +918,10 @@ impl<B: Bits> Puzzle for ClickGame<B> {
     /// the bound: one flood per run tells.
     #[inline]
     fn can_lower_bound(&self, s: &Self::State) -> bool {
+        // The answer is about the column-run bound; where the edge bound is above it, no
+        // claim is made.
         self.whole_run_groups(s, |_, _, _| true)
+            || self.edge.is_some() && self.edge_bound(s) > self.column_runs(s)
     }
 
     #[inline]

@@ -30,6 +30,7 @@
 
 pub mod bits;
 pub mod click;
+pub mod edge;
 pub mod floodit;
 pub mod grid;
 pub mod objective;

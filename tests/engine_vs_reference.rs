@@ -132,14 +132,33 @@ fn play<B: Bits>(
     rules: &Rules,
     rng: &mut Rng,
 ) -> Result<usize, TestCaseError> {
-    let mut b = start;
-    let mut r = r0.clone();
     let mut moves = 0;
+    play_checking(game, start, r0, rules, rng, |b, r, rng| {
+        compare_position(game, b, r, rules, rng)?;
+        // Gravity holds after every move under every rule set.
+        prop_assert!(r.obeys_gravity());
+        moves += 1;
+        Ok(())
+    })?;
+    Ok(moves - 1)
+}
+
+/// Plays random legal moves to the end on the engine and the reference side by side,
+/// calling `check` on every position (the start included).
+fn play_checking<B: Bits>(
+    game: &ClickGame<B>,
+    start: ClickBoard<B>,
+    r0: &RefBoard,
+    rules: &Rules,
+    rng: &mut Rng,
+    mut check: impl FnMut(&ClickBoard<B>, &RefBoard, &mut Rng) -> Result<(), TestCaseError>,
+) -> Result<(), TestCaseError> {
+    let (mut b, mut r) = (start, r0.clone());
     loop {
-        compare_position(game, &b, &r, rules, rng)?;
+        check(&b, &r, rng)?;
         let groups = r.clickable_groups(rules);
         if groups.is_empty() {
-            return Ok(moves);
+            return Ok(());
         }
         let g = &groups[rng.below(groups.len())];
         let (x, y) = *g.iter().nth(rng.below(g.len())).unwrap();
@@ -148,9 +167,6 @@ fn play<B: Bits>(
             .map_err(|e| TestCaseError::fail(format!("legal move ({x},{y}) refused: {e}")))?;
         b = game.remove(&b, group, click.colour);
         r = r.click(x, y, rules).unwrap().0;
-        // Gravity holds after every move under every rule set.
-        prop_assert!(r.obeys_gravity());
-        moves += 1;
     }
 }
 
@@ -460,4 +476,53 @@ fn forced_moves_fire_and_keep_the_optimum() {
         fired * 10 > positions,
         "fired {fired} times in {positions} positions"
     );
+}
+
+/// The edge bound of every position along a random line of play from one start (so the
+/// engine's masks of starting tiles are exercised, not rebuilt), against the brute-force
+/// optimum; returns how many positions had it above the column-run bound.
+fn edge_bound_along_play<B: Bits>(
+    game: &ClickGame<B>,
+    start: ClickBoard<B>,
+    r0: &RefBoard,
+    rules: &Rules,
+    rng: &mut Rng,
+) -> Result<usize, TestCaseError> {
+    let mut above = 0;
+    play_checking(game, start, r0, rules, rng, |b, r, _| {
+        let edge = game.edge_bound(b);
+        let runs = game.column_runs(b);
+        let opt = bfs_optimum(r, rules).expect("with groups of one every board clears");
+        prop_assert!(
+            edge as usize <= opt,
+            "edge bound {} > optimum {} at\n{}",
+            edge,
+            opt,
+            r.rows_top().join("\n")
+        );
+        prop_assert_eq!(game.clicks_bound(b), edge.max(runs));
+        above += usize::from(edge > runs);
+        Ok(())
+    })?;
+    Ok(above)
+}
+
+/// Every position of random lines of play on random Former boards of 4 or 5 columns (the
+/// edge bound needs four) up to 20 cells: the edge bound never exceeds the optimum, and
+/// it does go above the column-run bound.
+#[test]
+fn edge_bound_is_admissible_on_small_former_boards() {
+    let rules = Game::Former.rules().unwrap();
+    let mut rng = Rng(0x5eed_ed6e);
+    let mut above = 0;
+    for case in 0..120 {
+        let (w, h) = [(4, 3), (4, 4), (5, 3), (4, 5), (5, 4)][case % 5];
+        let colours = 2 + case % 3;
+        let r = random_board(&mut rng, w, h, colours, case % 4 == 0);
+        let grid = grid_of(&r);
+        let (game, board) = ClickGame::<u64>::new(&grid, rules).unwrap();
+        above += edge_bound_along_play(&game, board, &r, &rules, &mut rng)
+            .unwrap_or_else(|e| panic!("case {case}: {e}"));
+    }
+    assert!(above > 0, "the edge bound never rose above the column runs");
 }
