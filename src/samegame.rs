@@ -1,10 +1,14 @@
-//! A fast SameGame engine and a beam search for the highest score.
+//! A fast SameGame engine and a beam search for the highest score, the fewest moves to
+//! clear, or the fewest tiles left.
 //!
 //! The bitboard engine ([`crate::click`]) serves every click game, but on a 15×15 board
 //! (a four-word bit set per colour) finding all groups by repeated dilation is what a
-//! search spends its time on. This module is the SameGame special case: any group of at
-//! least `min_group` tiles may be clicked, tiles fall, empty columns close to the left,
-//! the score is `Σ (n − 2)²` plus 1000 for a cleared board.
+//! search spends its time on. This module is the SameGame and Clickomania special case:
+//! any group of at least `min_group` tiles may be clicked, tiles fall, empty columns close
+//! to the left. What a line is worth is its [`Goal`]'s value (the same values as
+//! [`crate::objective`]'s): the score `Σ (n − 2)²` plus 1000 for a cleared board; minus
+//! the moves of a line that clears, far below any of those a line that does not; minus
+//! 1000 per tile left and one per move.
 //!
 //! - [`Board`]: one byte per cell, column-major with a stride of [`SIDE`]: cell `(x, y)`
 //!   (`y = 0` at the bottom) is byte `x * 16 + y`, so a cell index fits a byte; the column
@@ -21,9 +25,13 @@
 //!   rebuilt with their Zobrist keys, duplicates dropped, the best `width` kept. Children
 //!   that cannot beat the best line even with every colour in one group are pruned. With
 //!   [`Weights::playouts`] the rebuilt children are ranked by a playout's value instead
-//!   ([`rollout`]: tabu colour last, smallest group first), and every playout is a line.
-//! - [`search`]: beams of growing width until the deadline, the next width chosen from how
-//!   long the last one took, so the last beam uses most of the time left.
+//!   ([`playout`]: tabu colour last, smallest group first), and every playout is a line.
+//!   For moves and tiles ([`Weights::clearing`]) the estimate is a move per group and two
+//!   per colour, and children are ranked first by the tiles their playout leaves (whether
+//!   the board can still be cleared), then by the estimate.
+//! - [`search`]: beams of growing width until the deadline (or until a beam keeps every
+//!   child, which finds all there is), the next width chosen from how long the last one
+//!   took, so the last beam uses most of the time left.
 //! - [`portfolio`]: several searches side by side with different rankings. Beam results
 //!   swing widely with small changes, so the best of two different searches at half the
 //!   time each beats either alone at full time (standard20 #1–8, 5 s: +5–10%).

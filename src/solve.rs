@@ -13,6 +13,10 @@
 //! - fewest tiles (Clickomania) and highest score (SameGame): an exact search over positions
 //!   on small boards; on boards too big for it, the anytime search until the time limit.
 //!
+//! Under SameGame and Clickomania rules (any group, columns closing left) on boards up to
+//! 16×16, the anytime search of every objective is [`samegame`]'s beam search; a fewest-
+//! moves search that finds no line clearing the board answers with the fewest tiles left.
+//!
 //! [`replay`] plays a given move list (the `check` command) and [`generate`] makes random
 //! boards.
 
