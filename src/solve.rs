@@ -13,6 +13,10 @@
 //! - fewest tiles (Clickomania) and highest score (SameGame): an exact search over positions
 //!   on small boards; on boards too big for it, the anytime search until the time limit.
 //!
+//! Under SameGame and Clickomania rules (any group, columns closing left) on boards up to
+//! 16×16, the anytime search of every objective is [`samegame`]'s beam search; a fewest-
+//! moves search that finds no line clearing the board answers with the fewest tiles left.
+//!
 //! [`replay`] plays a given move list (the `check` command) and [`generate`] makes random
 //! boards.
 
@@ -232,19 +236,19 @@ fn solve_click<B: Bits>(
             .to_string()
     });
     let scored = Objectived::new(game, objective);
+    // SameGame and Clickomania rules on a board the byte engine holds: its beam search is
+    // the anytime search, for every objective.
+    let fast = (setup.rules.clickable == crate::rules::Clickable::Any
+        && setup.rules.sideways == crate::rules::Sideways::Left
+        && setup.anytime == Method::Beam)
+        .then(|| samegame::Board::from_grid(grid))
+        .flatten();
     let (mut moves, mut proven, mut lower, mut nodes) = match objective {
         Objective::Moves => {
             let provable = grid.width() * grid.height() <= PROVABLE_CELLS;
-            fewest_moves(game, &scored, board, setup, provable, on_progress)
+            fewest_moves(game, &scored, board, setup, provable, fast, on_progress)
         }
         Objective::Tiles | Objective::Score => {
-            // SameGame's score on a board the byte engine holds: its beam search.
-            let fast = (objective == Objective::Score
-                && setup.rules.clickable == crate::rules::Clickable::Any
-                && setup.rules.sideways == crate::rules::Sideways::Left
-                && setup.anytime == Method::Beam)
-                .then(|| samegame::Board::from_grid(grid))
-                .flatten();
             let (moves, proven, nodes) = best_value(&scored, board, setup, fast, on_progress);
             (moves, proven, 0, nodes)
         }
@@ -254,9 +258,21 @@ fn solve_click<B: Bits>(
         // tell beforehand): the answer is the fewest tiles left, as for Clickomania.
         objective = Objective::Tiles;
         let tiles = Objectived::new(game, objective);
-        let (m, p, n) = best_value(&tiles, board, setup, None, on_progress);
+        let (m, p, n) = best_value(&tiles, board, setup, fast, on_progress);
         (moves, proven, lower, nodes) = (m, p, 0, nodes + n);
         note = Some("the board cannot be cleared: the answer is the fewest tiles left".into());
+    }
+    if objective == Objective::Moves
+        && !moves.is_empty()
+        && crate::search::replay(game, board, &moves).is_some_and(|e| !game.is_solved(&e))
+    {
+        // No line found clears the board (SameGame rules; it may still be clearable): the
+        // line leaving the fewest tiles, as for Clickomania.
+        objective = Objective::Tiles;
+        note = Some(
+            "no line clearing the board was found: the answer is the fewest tiles left found"
+                .into(),
+        );
     }
     let mut report = build_report(game, board, grid, setup, objective, &moves);
     report.optimal = proven;
@@ -356,20 +372,17 @@ enum Msg<M> {
 /// the anytime search (pruning it), every lower bound IDA* proves becomes the anytime
 /// search's target (reaching it stops it), and IDA* is stopped as soon as its lower bound
 /// reaches the best solution's length. With `no_proof`, the anytime search alone on every
-/// thread. Returns (moves, proven, lower bound, nodes).
-fn fewest_moves<P, Q>(
-    p: &P,
-    q: &Q,
-    start: &P::State,
+/// thread. With `fast` (the same position in [`samegame`]'s byte engine), that engine's
+/// beam search is the anytime search. Returns (moves, proven, lower bound, nodes).
+fn fewest_moves<B: Bits>(
+    p: &ClickGame<B>,
+    q: &Objectived<B>,
+    start: &ClickBoard<B>,
     setup: &Setup,
     provable: bool,
+    fast: Option<samegame::Board>,
     on_progress: &mut dyn FnMut(Progress),
-) -> (Vec<P::Move>, bool, u32, u64)
-where
-    P: SizedMoves,
-    Q: Scored<State = P::State, Move = P::Move>,
-    P::Move: PartialEq,
-{
+) -> (Vec<Click>, bool, u32, u64) {
     let opts = &setup.search;
     if p.is_solved(start) {
         return (Vec::new(), true, 0, 0);
@@ -395,7 +408,7 @@ where
     ida_opts.stop = ida_stop.clone();
     let (tx, rx) = mpsc::channel();
     let tx_any = Mutex::new(tx.clone());
-    let ctl = Control::new(&any_opts, move |_, moves: &[P::Move], elapsed| {
+    let ctl = Control::new(&any_opts, move |_, moves: &[Click], elapsed| {
         let _ = tx_any
             .lock()
             .expect("no panics")
@@ -415,24 +428,28 @@ where
     anytime::beam(q, start, 1, &ctl);
     // Only a line that clears the board is a solution (the anytime search also ranks lines
     // that do not, on boards that may not be clearable).
-    let clears =
-        |m: &[P::Move]| crate::search::replay(p, start, m).is_some_and(|e| p.is_solved(&e));
+    let clears = |m: &[Click]| crate::search::replay(p, start, m).is_some_and(|e| p.is_solved(&e));
     let known = ctl.best().map(|b| b.1).filter(|m| clears(m));
     let any_threads = if setup.no_proof {
         opts.threads
     } else {
         (opts.threads / 2).max(1)
     };
-    let mut best: Option<Vec<P::Move>> = None;
+    let mut best: Option<Vec<Click>> = None;
     let mut lower = lower0;
     let mut proven = false;
     let mut nodes = 0;
     std::thread::scope(|sc| {
         let mut running = 1;
         let tx1 = tx.clone();
-        let ctl = &ctl;
+        let (ctl, any_opts) = (&ctl, &any_opts);
         sc.spawn(move || {
-            anytime(q, start, setup.anytime, any_threads, ctl);
+            match fast {
+                Some(fb) => fast_search(q, start, &fb, any_threads, ctl, any_opts),
+                None => {
+                    anytime(q, start, setup.anytime, any_threads, ctl);
+                }
+            }
             let _ = tx1.send(Msg::AnytimeDone);
         });
         if !setup.no_proof {
@@ -464,7 +481,7 @@ where
                         on_progress(Progress::Solution {
                             moves: moves.len(),
                             tiles_left: 0,
-                            score: samegame_score(moves.iter().map(|m| p.removed(m)), true),
+                            score: samegame_score(moves.iter().map(|m| m.size as u32), true),
                             elapsed,
                         });
                         // IDA*'s solutions prune the anytime search.
@@ -506,20 +523,53 @@ where
             }
         }
     });
-    let best = best.unwrap_or_default();
+    // No clearing line found: the best line of the anytime search (fewest tiles left, then
+    // fewest moves), if it has one.
+    let best = best.or_else(|| ctl.best().map(|b| b.1)).unwrap_or_default();
     let lower = if proven { best.len() as u32 } else { lower };
     (best, proven, lower, nodes)
 }
 
-/// Moves that remove a number of tiles (for scores in progress reports).
-pub trait SizedMoves: Puzzle {
-    fn removed(&self, m: &Self::Move) -> u32;
-}
-
-impl<B: Bits> SizedMoves for ClickGame<B> {
-    fn removed(&self, m: &Click) -> u32 {
-        m.size as u32
-    }
+/// The byte engine's portfolio ([`samegame::portfolio`]) from `fb` (the position `start`
+/// in that engine) for `q`'s objective, on `threads` threads until `opts`' stop flag or
+/// deadline: every line it finds is replayed into clicks and offered to `ctl`.
+fn fast_search<B: Bits>(
+    q: &Objectived<B>,
+    start: &ClickBoard<B>,
+    fb: &samegame::Board,
+    threads: usize,
+    ctl: &Control<Click>,
+    opts: &SearchOptions,
+) {
+    let game = q.game;
+    let goal = match q.objective {
+        Objective::Moves => samegame::Goal::Moves,
+        Objective::Tiles => samegame::Goal::Tiles,
+        Objective::Score => samegame::Goal::Score,
+    };
+    // Its moves are cells of the board they are played on: the bitboard engine replays
+    // them into clicks.
+    let found = |value: i64, cells: &[u8]| {
+        let mut s = *start;
+        let mut line = Vec::with_capacity(cells.len());
+        for &i in cells {
+            let (x, y) = samegame::Board::xy(i);
+            let (click, group) = game.group_at(&s, x, y).expect("a legal move");
+            s = game.remove(&s, group, click.colour);
+            line.push(click);
+        }
+        ctl.offer(value, &line);
+    };
+    samegame::portfolio(
+        fb,
+        game.rules.min_group as u16,
+        &samegame::default_sets(goal),
+        threads,
+        usize::MAX,
+        &found,
+        &opts.stop,
+        opts.deadline(),
+    );
 }
 
 /// Fewest tiles left or highest score: a greedy answer at once, then on boards small
@@ -568,29 +618,7 @@ fn best_value<B: Bits>(
                 return true;
             }
             if let Some(fb) = fast {
-                // Its moves are cells of the board they are played on: the bitboard
-                // engine replays them into clicks.
-                let found = |value: i64, cells: &[u8]| {
-                    let mut s = *start;
-                    let mut line = Vec::with_capacity(cells.len());
-                    for &i in cells {
-                        let (x, y) = samegame::Board::xy(i);
-                        let (click, group) = game.group_at(&s, x, y).expect("a legal move");
-                        s = game.remove(&s, group, click.colour);
-                        line.push(click);
-                    }
-                    ctl.offer(value, &line);
-                };
-                samegame::portfolio(
-                    &fb,
-                    setup.rules.min_group as u16,
-                    &samegame::default_sets(),
-                    opts.threads,
-                    usize::MAX,
-                    &found,
-                    &any_opts.stop,
-                    any_opts.deadline(),
-                );
+                fast_search(q, start, &fb, opts.threads, &ctl, &any_opts);
             } else {
                 anytime(q, start, setup.anytime, opts.threads, &ctl);
             }

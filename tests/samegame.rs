@@ -1,7 +1,10 @@
 //! The byte-per-cell SameGame engine against the plain reference simulator of
 //! `tests/common` (same groups at every step, same board after every click, on random
-//! boards and random play), and its beam search: every line it reports is legal and worth
-//! what it says, and a wide enough beam finds the brute-force best score of small boards.
+//! boards and random play), and its beam search for every goal: every line it reports is
+//! legal, plays to the end and is worth what it says (by the reference simulator, and the
+//! same value as [`tumble::objective::value_of`] gives, since the solver compares lines of
+//! both engines), and a wide enough beam finds the brute-force best score, fewest moves to
+//! clear, or fewest tiles left of small boards.
 
 mod common;
 
@@ -9,10 +12,12 @@ use std::collections::BTreeSet;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
-use common::{best_score, random_board, RefBoard, Rng, EMPTY};
+use common::{best_score, bfs_optimum, fewest_tiles, random_board, RefBoard, Rng, EMPTY};
+use tumble::click::ClickGame;
 use tumble::grid::Grid;
-use tumble::rules::Game;
-use tumble::samegame::{self, points, rollout, Board, Groups, Weights};
+use tumble::objective::value_of;
+use tumble::rules::{Game, Objective};
+use tumble::samegame::{self, points, rollout, Board, Goal, Groups, Weights, TILE, UNCLEARED};
 
 fn grid_of(r: &RefBoard) -> Grid {
     r.rows_top().join("\n").parse().unwrap()
@@ -96,8 +101,9 @@ fn boards_with_a_gap_or_too_big_are_refused() {
     assert!(Board::from_grid(&big).is_none());
 }
 
-/// Plays `cells` on the reference board: the score, or `None` if a move is illegal.
-fn reference_score(start: &RefBoard, cells: &[u8]) -> Option<i64> {
+/// Plays `cells` on the reference board: the line's value under `goal` (as the module docs
+/// of `samegame` define it), or `None` if a move is illegal or the line stops early.
+fn reference_value(start: &RefBoard, goal: Goal, cells: &[u8]) -> Option<i64> {
     let rules = Game::Samegame.rules().unwrap();
     let mut r = start.clone();
     let mut score = 0;
@@ -110,7 +116,37 @@ fn reference_score(start: &RefBoard, cells: &[u8]) -> Option<i64> {
     if !r.clickable_groups(&rules).is_empty() {
         return None; // a line plays to the end
     }
-    Some(score + if r.is_empty() { 1000 } else { 0 })
+    let (moves, tiles) = (cells.len() as i64, r.tiles() as i64);
+    Some(match goal {
+        Goal::Score => score + if r.is_empty() { 1000 } else { 0 },
+        Goal::Moves if tiles == 0 => -moves,
+        Goal::Moves => UNCLEARED - TILE * tiles - moves,
+        Goal::Tiles => -TILE * tiles - moves,
+    })
+}
+
+fn reference_score(start: &RefBoard, cells: &[u8]) -> Option<i64> {
+    reference_value(start, Goal::Score, cells)
+}
+
+/// The value the bitboard engine's objectives give `cells` (replayed into its clicks).
+fn generic_value(r: &RefBoard, goal: Goal, cells: &[u8]) -> Option<i64> {
+    let objective = match goal {
+        Goal::Score => Objective::Score,
+        Goal::Moves => Objective::Moves,
+        Goal::Tiles => Objective::Tiles,
+    };
+    let rules = Game::Samegame.rules().unwrap();
+    let (game, start) = ClickGame::<u64>::new(&grid_of(r), rules).ok()?;
+    let mut s = start;
+    let mut clicks = Vec::new();
+    for &i in cells {
+        let (x, y) = Board::xy(i);
+        let (click, group) = game.group_at(&s, x, y)?;
+        s = game.remove(&s, group, click.colour);
+        clicks.push(click);
+    }
+    value_of(&game, objective, &start, &clicks)
 }
 
 #[test]
@@ -153,8 +189,9 @@ fn playouts_are_legal_lines_worth_their_value() {
     for _ in 0..100 {
         let (r, b) = random_case(&mut rng);
         let mut moves = Vec::new();
-        let v = rollout(&b, 2, &mut groups, &mut moves);
-        assert_eq!(reference_score(&r, &moves), Some(v));
+        let goal = [Goal::Score, Goal::Moves, Goal::Tiles][rng.below(3)];
+        let v = rollout(&b, 2, goal, &mut groups, &mut moves);
+        assert_eq!(reference_value(&r, goal, &moves), Some(v));
     }
 }
 
@@ -189,7 +226,7 @@ fn the_portfolio_reports_only_improvements_and_returns_the_best() {
     let v = samegame::portfolio(
         &b,
         2,
-        &samegame::default_sets(),
+        &samegame::default_sets(Goal::Score),
         2,
         256,
         &found,
@@ -197,4 +234,64 @@ fn the_portfolio_reports_only_improvements_and_returns_the_best() {
         None,
     );
     assert_eq!(v, best.into_inner().unwrap());
+}
+
+#[test]
+fn clearing_beams_report_legal_lines_and_wide_ones_find_the_optimum() {
+    let rules = Game::Samegame.rules().unwrap();
+    let mut rng = Rng(23);
+    let (mut cleared, mut stuck) = (0, 0);
+    for case in 0..60 {
+        let (w, h) = (2 + rng.below(4), 2 + rng.below(3));
+        let colours = 2 + rng.below(3);
+        let r = random_board(&mut rng, w, h, colours, false);
+        if w * h > 64 {
+            continue; // the one-word bitboard engine checks the values
+        }
+        let b = fast(&r);
+        let goal = if case % 2 == 0 {
+            Goal::Moves
+        } else {
+            Goal::Tiles
+        };
+        let lines = Mutex::new(Vec::new());
+        let found = |v: i64, cells: &[u8]| lines.lock().unwrap().push((v, cells.to_vec()));
+        let stop = AtomicBool::new(false);
+        let w = Weights {
+            playout_tiles: [0, 8, u32::MAX][case % 3],
+            ..Weights::clearing(goal)
+        };
+        let best = samegame::search(&b, 2, &w, 2, 1 << 16, &found, &stop, None);
+        let lines = lines.into_inner().unwrap();
+        assert!(!lines.is_empty(), "case {case}");
+        for pair in lines.windows(2) {
+            assert!(pair[1].0 > pair[0].0, "improvements are strict");
+        }
+        for (v, cells) in &lines {
+            assert_eq!(reference_value(&r, goal, cells), Some(*v), "case {case}");
+            assert_eq!(generic_value(&r, goal, cells), Some(*v), "case {case}");
+        }
+        assert_eq!(best, lines.last().unwrap().0);
+        // Brute force: the fewest tiles that can be left (with the fewest clicks that
+        // leave them); clearing in the fewest clicks when the board can be cleared.
+        let (tiles, clicks) = fewest_tiles(&r, &rules);
+        let want = match (goal, bfs_optimum(&r, &rules)) {
+            (Goal::Moves, Some(n)) => {
+                assert_eq!(tiles, 0);
+                -(n as i64)
+            }
+            (Goal::Moves, None) => UNCLEARED - TILE * tiles as i64 - clicks as i64,
+            _ => -TILE * tiles as i64 - clicks as i64,
+        };
+        assert_eq!(best, want, "case {case}");
+        if tiles == 0 {
+            cleared += 1;
+        } else {
+            stuck += 1;
+        }
+    }
+    assert!(
+        cleared > 5 && stuck > 5,
+        "both kinds of board: {cleared} {stuck}"
+    );
 }
