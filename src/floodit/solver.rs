@@ -53,6 +53,10 @@ const MAX_DEPTH: usize = 250;
 /// 16 costs 3% fewer instructions than 30, but on floodtest1000 board 934 it finds 24
 /// instead of the optimal 23, and the A* then runs out of its 1 GiB before finding a 23.
 const BEAM_WIDTH: usize = 30;
+/// Each further beam is this many times wider than the one before.
+const BEAM_GROWTH: usize = 4;
+/// A beam of width `w` runs once the A* has expanded `w · BEAM_EVERY` nodes.
+const BEAM_EVERY: usize = 300;
 
 /// Adds the regions `gained` (all of one colour, adjacent to `flood`) to the flood and
 /// updates its neighbours `nb` incrementally.
@@ -150,19 +154,26 @@ pub fn greedy<const N: usize>(e: &Engine<N>, start: &Pos<N>) -> Vec<u8> {
     moves
 }
 
-/// Beam search of width `width`: keeps the `width` positions with the smallest bound
-/// (then the most regions) at each depth; forced eliminations are chained. Returns a
-/// solution (never worse than following the best child greedily).
-pub fn beam<const N: usize>(e: &Engine<N>, start: &Pos<N>, width: usize) -> Vec<u8> {
-    // arena of (parent, moves of the edge)
-    let mut arena: Vec<(u32, Vec<u8>)> = vec![(NONE, Vec::new())];
+/// Beam search of width `width` for a solution shorter than `limit` moves: keeps the
+/// `width` positions with the smallest `f = g + h` (then the most regions) at each depth;
+/// forced eliminations are chained. A child whose `f` reaches `limit` cannot lead to a
+/// shorter solution, so its bound is computed only until it does, and it is dropped.
+/// Returns the first solution found, if any.
+pub fn beam<const N: usize>(
+    e: &Engine<N>,
+    start: &Pos<N>,
+    width: usize,
+    limit: usize,
+) -> Option<Vec<u8>> {
+    // (parent, first move of the edge's chain): the chain replays from it
+    let mut arena: Vec<(u32, u8)> = vec![(NONE, 0)];
     let nb0 = e.neighbours(&start.flood);
+    // (flood, neighbours, arena index, g)
     let mut layer: Vec<(Set<N>, Set<N>, u32, u32)> = vec![(start.flood, nb0, 0, 0)];
-    let mut seen = std::collections::HashSet::new();
+    let mut next: Vec<(u64, u32, Set<N>, Set<N>, u32, u32)> = Vec::new();
     let mut moves = Vec::new();
-    loop {
-        let mut next: Vec<(u32, u32, Set<N>, Set<N>, u32, u32)> = Vec::new();
-        seen.clear();
+    while !layer.is_empty() {
+        next.clear();
         for &(flood, nb, at, g) in &layer {
             let mut cands = candidate_mask(e, &flood, &nb);
             while cands != 0 {
@@ -170,31 +181,60 @@ pub fn beam<const N: usize>(e: &Engine<N>, start: &Pos<N>, width: usize) -> Vec<
                 cands &= cands - 1;
                 moves.clear();
                 let (f2, nb2, outside) = chain(e, &flood, &nb, c, &mut moves);
+                let g2 = g as usize + moves.len();
                 if set::is_empty(&nb2) {
-                    arena.push((at, moves.clone()));
-                    let mut out = Vec::new();
-                    let mut k = arena.len() as u32 - 1;
-                    while k != NONE {
-                        out.extend(arena[k as usize].1.iter().rev());
+                    if g2 >= limit {
+                        continue;
+                    }
+                    let mut firsts = vec![c];
+                    let mut k = at;
+                    while arena[k as usize].0 != NONE {
+                        firsts.push(arena[k as usize].1);
                         k = arena[k as usize].0;
                     }
-                    out.reverse();
-                    return out;
+                    let mut p = *start;
+                    let mut out = Vec::new();
+                    for &c in firsts.iter().rev() {
+                        p = play_chain(e, &p, c, &mut out);
+                    }
+                    return Some(out);
                 }
-                if !seen.insert(Engine::<N>::hash(&f2)) {
+                if g2 + 1 >= limit {
                     continue;
                 }
-                let g2 = g + moves.len() as u32;
-                let f = bounds::puchert_settled(e, &f2, &nb2, outside, u32::MAX) + g2;
-                arena.push((at, moves.clone()));
-                let k = arena.len() as u32 - 1;
-                next.push((f, u32::MAX - set::count(&f2), f2, nb2, k, g2));
+                let cap = (limit - g2) as u32;
+                let h = bounds::puchert_settled(e, &f2, &nb2, outside, cap);
+                if h >= cap {
+                    continue;
+                }
+                arena.push((at, c));
+                let key = ((g2 as u64 + h as u64) << 32) | (u32::MAX - set::count(&f2)) as u64;
+                next.push((
+                    key,
+                    arena.len() as u32 - 1,
+                    f2,
+                    nb2,
+                    Engine::<N>::hash(&f2) as u32,
+                    g2 as u32,
+                ));
             }
         }
-        next.sort_unstable_by_key(|x| (x.0, x.1));
-        next.truncate(width);
-        layer = next.into_iter().map(|x| (x.2, x.3, x.4, x.5)).collect();
+        // the best first, duplicates (same flood: same key) next to each other
+        next.sort_unstable_by_key(|x| (x.0, x.4));
+        layer.clear();
+        let mut last = None;
+        for x in &next {
+            if last == Some((x.0, x.4)) {
+                continue;
+            }
+            last = Some((x.0, x.4));
+            layer.push((x.2, x.3, x.1, x.5));
+            if layer.len() == width {
+                break;
+            }
+        }
     }
+    None
 }
 
 /// Open-addressing table from flooded sets to node indices.
@@ -345,12 +385,9 @@ pub fn astar<const N: usize>(
     }
     let mut best = greedy(e, start);
     on_progress(solution(best.len()));
-    if BEAM_WIDTH > 0 {
-        let b = beam(e, start, BEAM_WIDTH);
-        if b.len() < best.len() {
-            best = b;
-            on_progress(solution(best.len()));
-        }
+    if let Some(b) = beam(e, start, BEAM_WIDTH, best.len()) {
+        best = b;
+        on_progress(solution(best.len()));
     }
     let h0 = bounds::puchert(e, &start.flood);
     let mut lower = h0;
@@ -390,6 +427,8 @@ pub fn astar<const N: usize>(
     open.push(h0 as usize, 0, 0);
     let mut f = h0 as usize;
     let mut expanded = 0u64;
+    let mut width = BEAM_WIDTH * BEAM_GROWTH;
+    let mut next_beam = (width * BEAM_EVERY) as u64;
     let mut moves = Vec::new();
     let mut pushes: Vec<(usize, usize, u32, u32)> = Vec::new();
     let mut proven = false;
@@ -421,6 +460,15 @@ pub fn astar<const N: usize>(
             continue; // reopened with a shorter path since
         }
         expanded += 1;
+        if expanded == next_beam {
+            // the A* is large and the best solution may not be optimal: a wider beam
+            if let Some(b) = beam(e, start, width, best.len()) {
+                best = b;
+                on_progress(solution(best.len()));
+            }
+            width *= BEAM_GROWTH;
+            next_beam = (width * BEAM_EVERY) as u64;
+        }
         if expanded & 0xfff == 0 {
             let bytes =
                 nodes.capacity() * std::mem::size_of::<Node<N>>() + index.bytes() + open.bytes();
@@ -548,7 +596,20 @@ mod tests {
                 q = e.play(&q, c).expect("legal");
             }
             prop_assert!(e.is_solved(&q));
-            prop_assert!(greedy(&e, &p).len() >= out.moves.len());
+            let greedy_len = greedy(&e, &p).len();
+            prop_assert!(greedy_len >= out.moves.len());
+            // a beam's solution replays and beats its limit; none beats the optimum
+            for width in [1, 4] {
+                if let Some(b) = beam(&e, &p, width, greedy_len) {
+                    prop_assert!(b.len() < greedy_len);
+                    let mut q = p;
+                    for &c in &b {
+                        q = e.play(&q, c).expect("legal");
+                    }
+                    prop_assert!(e.is_solved(&q));
+                }
+                prop_assert!(beam(&e, &p, width, out.moves.len()).is_none());
+            }
         }
     }
 }
