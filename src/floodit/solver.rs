@@ -57,6 +57,8 @@ const BEAM_WIDTH: usize = 30;
 const BEAM_GROWTH: usize = 4;
 /// A beam of width `w` runs once the A* has expanded `w · BEAM_EVERY` nodes.
 const BEAM_EVERY: usize = 300;
+/// The table of pruned children has `2^PRUNED_BITS` slots.
+const PRUNED_BITS: u32 = 14;
 
 /// Adds the regions `gained` (all of one colour, adjacent to `flood`) to the flood and
 /// updates its neighbours `nb` incrementally.
@@ -253,8 +255,8 @@ impl Index {
     fn bytes(&self) -> usize {
         self.slots.len() * 8
     }
-    /// Finds `flood`: `Ok(node)`, or `Err(slot)` where it may be inserted with
-    /// [`Index::insert`] (before any other change to the table).
+    /// Finds `flood`: `Ok(node)`, or `Err((slot, hash))`: where it may be inserted with
+    /// [`Index::insert`] (before any other change to the table), and its hash.
     fn find<const N: usize>(
         &mut self,
         nodes: &[Node<N>],
@@ -270,7 +272,7 @@ impl Index {
         loop {
             let s = self.slots[i];
             if s == 0 {
-                return Err((i, tag));
+                return Err((i, h));
             }
             if s >> 32 == tag {
                 let j = (s as u32) - 1;
@@ -281,8 +283,8 @@ impl Index {
             i = (i + 1) & mask;
         }
     }
-    fn insert(&mut self, (slot, tag): (usize, u64), idx: u32) {
-        self.slots[slot] = tag << 32 | (idx as u64 + 1);
+    fn insert(&mut self, (slot, hash): (usize, u64), idx: u32) {
+        self.slots[slot] = hash >> 32 << 32 | (idx as u64 + 1);
         self.len += 1;
     }
     fn grow<const N: usize>(&mut self, nodes: &[Node<N>]) {
@@ -297,6 +299,39 @@ impl Index {
             }
             self.slots[i] = s;
         }
+    }
+}
+
+/// Children the bound pruned, remembered lossily (one per slot, the last one wins): a
+/// child pruned at depth `g` (`g + h ≥` the best length then, with `h` admissible) is
+/// pruned again when reached at depth `g` or more, as the best length never grows. Most
+/// repeats come soon after (the same moves in another order), so a small table catches
+/// most of them without computing the bound again.
+struct Pruned<const N: usize> {
+    /// (flood, depth); depth `u8::MAX` marks an empty slot.
+    slots: Vec<(Set<N>, u8)>,
+}
+
+impl<const N: usize> Pruned<N> {
+    const BITS: u32 = PRUNED_BITS;
+    fn new() -> Self {
+        Pruned {
+            slots: vec![(set::empty(), u8::MAX); 1 << Self::BITS],
+        }
+    }
+    #[inline]
+    fn slot(hash: u64) -> usize {
+        (hash >> 40) as usize & ((1 << Self::BITS) - 1)
+    }
+    /// Was `flood` (with hash `hash`) pruned at depth `g` or less?
+    #[inline]
+    fn contains(&self, hash: u64, flood: &Set<N>, g: usize) -> bool {
+        let (f, d) = &self.slots[Self::slot(hash)];
+        (*d as usize) <= g && f == flood
+    }
+    #[inline]
+    fn insert(&mut self, hash: u64, flood: &Set<N>, g: usize) {
+        self.slots[Self::slot(hash)] = (*flood, g as u8);
     }
 }
 
@@ -416,6 +451,7 @@ pub fn astar<const N: usize>(
         h: h0 as u8,
     }];
     let mut index = Index::new();
+    let mut pruned = Pruned::<N>::new();
     if let Err(slot) = index.find(&nodes, &start.flood) {
         index.insert(slot, 0);
     }
@@ -512,12 +548,16 @@ pub fn astar<const N: usize>(
                     }
                 }
                 Err(slot) => {
+                    if pruned.contains(slot.1, &flood, g2) {
+                        continue;
+                    }
                     // beyond the best length, only that the child reaches it matters
                     let cap = (best.len() - g2) as u32;
                     let h2 = bounds::puchert_settled(e, &flood, &nb2, outside, cap)
                         .max((node.h as u32).saturating_sub(moves.len() as u32))
                         as usize;
                     if g2 + h2 >= best.len() {
+                        pruned.insert(slot.1, &flood, g2);
                         continue;
                     }
                     let idx = nodes.len() as u32;
