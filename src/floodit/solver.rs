@@ -239,6 +239,21 @@ pub fn beam<const N: usize>(
     None
 }
 
+/// Asks the CPU to start loading the cache line of `x` (a hint; it never faults).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint and never faults, whatever the address.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch(
+            x as *const T as *const i8,
+            core::arch::x86_64::_MM_HINT_T0,
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 /// Open-addressing table from flooded sets to node indices.
 struct Index {
     slots: Vec<u64>,
@@ -255,24 +270,24 @@ impl Index {
     fn bytes(&self) -> usize {
         self.slots.len() * 8
     }
-    /// Finds `flood`: `Ok(node)`, or `Err((slot, hash))`: where it may be inserted with
-    /// [`Index::insert`] (before any other change to the table), and its hash.
+    /// Finds `flood` (whose [`Engine::hash`] is `hash`): `Ok(node)`, or `Err(slot)` where
+    /// it may be inserted with [`Index::insert`] (before any other change to the table).
     fn find<const N: usize>(
         &mut self,
         nodes: &[Node<N>],
         flood: &Set<N>,
-    ) -> Result<u32, (usize, u64)> {
+        hash: u64,
+    ) -> Result<u32, usize> {
         if self.len * 4 >= self.slots.len() * 3 {
             self.grow(nodes);
         }
-        let h = Engine::<N>::hash(flood);
-        let tag = h >> 32;
+        let tag = hash >> 32;
         let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = hash as usize & mask;
         loop {
             let s = self.slots[i];
             if s == 0 {
-                return Err((i, h));
+                return Err(i);
             }
             if s >> 32 == tag {
                 let j = (s as u32) - 1;
@@ -283,9 +298,14 @@ impl Index {
             i = (i + 1) & mask;
         }
     }
-    fn insert(&mut self, (slot, hash): (usize, u64), idx: u32) {
+    fn insert(&mut self, slot: usize, hash: u64, idx: u32) {
         self.slots[slot] = hash >> 32 << 32 | (idx as u64 + 1);
         self.len += 1;
+    }
+    /// Starts loading the slot where a flood with hash `hash` is looked up first.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        prefetch(&self.slots[hash as usize & (self.slots.len() - 1)]);
     }
     fn grow<const N: usize>(&mut self, nodes: &[Node<N>]) {
         let old = std::mem::take(&mut self.slots);
@@ -332,6 +352,10 @@ impl<const N: usize> Pruned<N> {
     #[inline]
     fn insert(&mut self, hash: u64, flood: &Set<N>, g: usize) {
         self.slots[Self::slot(hash)] = (*flood, g as u8);
+    }
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        prefetch(&self.slots[Self::slot(hash)]);
     }
 }
 
@@ -452,8 +476,12 @@ pub fn astar<const N: usize>(
     }];
     let mut index = Index::new();
     let mut pruned = Pruned::<N>::new();
-    if let Err(slot) = index.find(&nodes, &start.flood) {
-        index.insert(slot, 0);
+    // the children of the node being expanded: (flood, neighbours, hash, colours outside,
+    // first move, moves in the chain)
+    let mut kids: Vec<(Set<N>, Set<N>, u64, u32, u8, u8)> = Vec::new();
+    let hash = Engine::<N>::hash(&start.flood);
+    if let Err(slot) = index.find(&nodes, &start.flood, hash) {
+        index.insert(slot, hash, 0);
     }
     let mut open = Open {
         buckets: Vec::new(),
@@ -514,6 +542,9 @@ pub fn astar<const N: usize>(
         }
         let nb = e.neighbours(&node.flood);
         pushes.clear();
+        // First every child's chain, starting the loads of its slots in the tables; then
+        // the look-ups, by which time the slots have arrived.
+        kids.clear();
         let mut cands = candidate_mask(e, &node.flood, &nb);
         while cands != 0 {
             let c = cands.trailing_zeros() as u8;
@@ -531,10 +562,17 @@ pub fn astar<const N: usize>(
                 }
                 continue;
             }
+            let hash = Engine::<N>::hash(&flood);
+            index.prefetch(hash);
+            pruned.prefetch(hash);
+            kids.push((flood, nb2, hash, outside, c, moves.len() as u8));
+        }
+        for &(flood, nb2, hash, outside, c, len) in &kids {
+            let g2 = g + len as usize;
             if g2 + 1 >= best.len() {
                 continue;
             }
-            match index.find(&nodes, &flood) {
+            match index.find(&nodes, &flood, hash) {
                 Ok(j) => {
                     let old = &mut nodes[j as usize];
                     if (old.g as usize) > g2 {
@@ -548,20 +586,20 @@ pub fn astar<const N: usize>(
                     }
                 }
                 Err(slot) => {
-                    if pruned.contains(slot.1, &flood, g2) {
+                    if pruned.contains(hash, &flood, g2) {
                         continue;
                     }
                     // beyond the best length, only that the child reaches it matters
                     let cap = (best.len() - g2) as u32;
                     let h2 = bounds::puchert_settled(e, &flood, &nb2, outside, cap)
-                        .max((node.h as u32).saturating_sub(moves.len() as u32))
+                        .max((node.h as u32).saturating_sub(len as u32))
                         as usize;
                     if g2 + h2 >= best.len() {
-                        pruned.insert(slot.1, &flood, g2);
+                        pruned.insert(hash, &flood, g2);
                         continue;
                     }
                     let idx = nodes.len() as u32;
-                    index.insert(slot, idx);
+                    index.insert(slot, hash, idx);
                     nodes.push(Node {
                         flood,
                         parent: i,
