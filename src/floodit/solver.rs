@@ -58,7 +58,7 @@ const BEAM_GROWTH: usize = 4;
 /// A beam of width `w` runs once the A* has expanded `w · BEAM_EVERY` nodes.
 const BEAM_EVERY: usize = 300;
 /// The table of pruned children has `2^PRUNED_BITS` slots.
-const PRUNED_BITS: u32 = 14;
+const PRUNED_BITS: u32 = 12;
 
 /// Adds the regions `gained` (all of one colour, adjacent to `flood`) to the flood and
 /// updates its neighbours `nb` incrementally.
