@@ -4,7 +4,10 @@
 //!   the smallest bound) and a narrow beam search ranked by `f = g + h` give first
 //!   solutions at once; the best caps the search (children with `f ≥` its length are
 //!   dropped, their bounds computed only until they reach it, and when the smallest `f`
-//!   reaches it, it is proven) and is reported as progress.
+//!   reaches it, it is proven) and is reported as progress. While the A* grows, beams four
+//!   times wider each run after a number of expansions proportional to their width: an
+//!   A* capped by a solution one move too long keeps every child of the last `f` layer, so
+//!   a better solution found early saves it time and memory.
 //! - **Colour elimination.** If a move takes the last regions of a colour, it is the only
 //!   child generated (some optimal solution starts with it, see [`super::bounds`]); such
 //!   forced moves are chained into one edge of the search graph, so chains of eliminations
@@ -14,7 +17,10 @@
 //!   `f`, then deepest `g` first. The bound is made consistent along paths with pathmax
 //!   (`h(child) ≥ h(parent) − cost`), and a node reached again by a shorter path is
 //!   reopened. When the smallest `f` in the open list reaches the best solution's length,
-//!   that solution is optimal.
+//!   that solution is optimal. A node's children are chained first and their table slots
+//!   prefetched, then looked up; children the bound prunes are remembered in a small lossy
+//!   table, so the same flood reached again (another order of the same moves) is pruned
+//!   without its bound.
 //! - **Limits.** The time limit, the stop flag and the memory budget
 //!   ([`SearchOptions::memory`]) end the search with the best solution and the proven lower
 //!   bound (the smallest `f` left).
