@@ -4,7 +4,10 @@
 //!   the smallest bound) and a narrow beam search ranked by `f = g + h` give first
 //!   solutions at once; the best caps the search (children with `f ≥` its length are
 //!   dropped, their bounds computed only until they reach it, and when the smallest `f`
-//!   reaches it, it is proven) and is reported as progress.
+//!   reaches it, it is proven) and is reported as progress. While the A* grows, beams four
+//!   times wider each run after a number of expansions proportional to their width: an
+//!   A* capped by a solution one move too long keeps every child of the last `f` layer, so
+//!   a better solution found early saves it time and memory.
 //! - **Colour elimination.** If a move takes the last regions of a colour, it is the only
 //!   child generated (some optimal solution starts with it, see [`super::bounds`]); such
 //!   forced moves are chained into one edge of the search graph, so chains of eliminations
@@ -14,7 +17,10 @@
 //!   `f`, then deepest `g` first. The bound is made consistent along paths with pathmax
 //!   (`h(child) ≥ h(parent) − cost`), and a node reached again by a shorter path is
 //!   reopened. When the smallest `f` in the open list reaches the best solution's length,
-//!   that solution is optimal.
+//!   that solution is optimal. A node's children are chained first and their table slots
+//!   prefetched, then looked up; children the bound prunes are remembered in a small lossy
+//!   table, so the same flood reached again (another order of the same moves) is pruned
+//!   without its bound.
 //! - **Limits.** The time limit, the stop flag and the memory budget
 //!   ([`SearchOptions::memory`]) end the search with the best solution and the proven lower
 //!   bound (the smallest `f` left).
@@ -53,6 +59,12 @@ const MAX_DEPTH: usize = 250;
 /// 16 costs 3% fewer instructions than 30, but on floodtest1000 board 934 it finds 24
 /// instead of the optimal 23, and the A* then runs out of its 1 GiB before finding a 23.
 const BEAM_WIDTH: usize = 30;
+/// Each further beam is this many times wider than the one before.
+const BEAM_GROWTH: usize = 4;
+/// A beam of width `w` runs once the A* has expanded `w · BEAM_EVERY` nodes.
+const BEAM_EVERY: usize = 300;
+/// The table of pruned children has `2^PRUNED_BITS` slots.
+const PRUNED_BITS: u32 = 12;
 
 /// Adds the regions `gained` (all of one colour, adjacent to `flood`) to the flood and
 /// updates its neighbours `nb` incrementally.
@@ -150,19 +162,26 @@ pub fn greedy<const N: usize>(e: &Engine<N>, start: &Pos<N>) -> Vec<u8> {
     moves
 }
 
-/// Beam search of width `width`: keeps the `width` positions with the smallest bound
-/// (then the most regions) at each depth; forced eliminations are chained. Returns a
-/// solution (never worse than following the best child greedily).
-pub fn beam<const N: usize>(e: &Engine<N>, start: &Pos<N>, width: usize) -> Vec<u8> {
-    // arena of (parent, moves of the edge)
-    let mut arena: Vec<(u32, Vec<u8>)> = vec![(NONE, Vec::new())];
+/// Beam search of width `width` for a solution shorter than `limit` moves: keeps the
+/// `width` positions with the smallest `f = g + h` (then the most regions) at each depth;
+/// forced eliminations are chained. A child whose `f` reaches `limit` cannot lead to a
+/// shorter solution, so its bound is computed only until it does, and it is dropped.
+/// Returns the first solution found, if any.
+pub fn beam<const N: usize>(
+    e: &Engine<N>,
+    start: &Pos<N>,
+    width: usize,
+    limit: usize,
+) -> Option<Vec<u8>> {
+    // (parent, first move of the edge's chain): the chain replays from it
+    let mut arena: Vec<(u32, u8)> = vec![(NONE, 0)];
     let nb0 = e.neighbours(&start.flood);
+    // (flood, neighbours, arena index, g)
     let mut layer: Vec<(Set<N>, Set<N>, u32, u32)> = vec![(start.flood, nb0, 0, 0)];
-    let mut seen = std::collections::HashSet::new();
+    let mut next: Vec<(u64, u32, Set<N>, Set<N>, u32, u32)> = Vec::new();
     let mut moves = Vec::new();
-    loop {
-        let mut next: Vec<(u32, u32, Set<N>, Set<N>, u32, u32)> = Vec::new();
-        seen.clear();
+    while !layer.is_empty() {
+        next.clear();
         for &(flood, nb, at, g) in &layer {
             let mut cands = candidate_mask(e, &flood, &nb);
             while cands != 0 {
@@ -170,31 +189,75 @@ pub fn beam<const N: usize>(e: &Engine<N>, start: &Pos<N>, width: usize) -> Vec<
                 cands &= cands - 1;
                 moves.clear();
                 let (f2, nb2, outside) = chain(e, &flood, &nb, c, &mut moves);
+                let g2 = g as usize + moves.len();
                 if set::is_empty(&nb2) {
-                    arena.push((at, moves.clone()));
-                    let mut out = Vec::new();
-                    let mut k = arena.len() as u32 - 1;
-                    while k != NONE {
-                        out.extend(arena[k as usize].1.iter().rev());
+                    if g2 >= limit {
+                        continue;
+                    }
+                    let mut firsts = vec![c];
+                    let mut k = at;
+                    while arena[k as usize].0 != NONE {
+                        firsts.push(arena[k as usize].1);
                         k = arena[k as usize].0;
                     }
-                    out.reverse();
-                    return out;
+                    let mut p = *start;
+                    let mut out = Vec::new();
+                    for &c in firsts.iter().rev() {
+                        p = play_chain(e, &p, c, &mut out);
+                    }
+                    return Some(out);
                 }
-                if !seen.insert(Engine::<N>::hash(&f2)) {
+                if g2 + 1 >= limit {
                     continue;
                 }
-                let g2 = g + moves.len() as u32;
-                let f = bounds::puchert_settled(e, &f2, &nb2, outside, u32::MAX) + g2;
-                arena.push((at, moves.clone()));
-                let k = arena.len() as u32 - 1;
-                next.push((f, u32::MAX - set::count(&f2), f2, nb2, k, g2));
+                let cap = (limit - g2) as u32;
+                let h = bounds::puchert_settled(e, &f2, &nb2, outside, cap);
+                if h >= cap {
+                    continue;
+                }
+                arena.push((at, c));
+                let key = ((g2 as u64 + h as u64) << 32) | (u32::MAX - set::count(&f2)) as u64;
+                next.push((
+                    key,
+                    arena.len() as u32 - 1,
+                    f2,
+                    nb2,
+                    Engine::<N>::hash(&f2) as u32,
+                    g2 as u32,
+                ));
             }
         }
-        next.sort_unstable_by_key(|x| (x.0, x.1));
-        next.truncate(width);
-        layer = next.into_iter().map(|x| (x.2, x.3, x.4, x.5)).collect();
+        // the best first, duplicates (same flood: same key) next to each other
+        next.sort_unstable_by_key(|x| (x.0, x.4));
+        layer.clear();
+        let mut last = None;
+        for x in &next {
+            if last == Some((x.0, x.4)) {
+                continue;
+            }
+            last = Some((x.0, x.4));
+            layer.push((x.2, x.3, x.1, x.5));
+            if layer.len() == width {
+                break;
+            }
+        }
     }
+    None
+}
+
+/// Asks the CPU to start loading the cache line of `x` (a hint; it never faults).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint and never faults, whatever the address.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch(
+            x as *const T as *const i8,
+            core::arch::x86_64::_MM_HINT_T0,
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// Open-addressing table from flooded sets to node indices.
@@ -213,24 +276,24 @@ impl Index {
     fn bytes(&self) -> usize {
         self.slots.len() * 8
     }
-    /// Finds `flood`: `Ok(node)`, or `Err(slot)` where it may be inserted with
-    /// [`Index::insert`] (before any other change to the table).
+    /// Finds `flood` (whose [`Engine::hash`] is `hash`): `Ok(node)`, or `Err(slot)` where
+    /// it may be inserted with [`Index::insert`] (before any other change to the table).
     fn find<const N: usize>(
         &mut self,
         nodes: &[Node<N>],
         flood: &Set<N>,
-    ) -> Result<u32, (usize, u64)> {
+        hash: u64,
+    ) -> Result<u32, usize> {
         if self.len * 4 >= self.slots.len() * 3 {
             self.grow(nodes);
         }
-        let h = Engine::<N>::hash(flood);
-        let tag = h >> 32;
+        let tag = hash >> 32;
         let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = hash as usize & mask;
         loop {
             let s = self.slots[i];
             if s == 0 {
-                return Err((i, tag));
+                return Err(i);
             }
             if s >> 32 == tag {
                 let j = (s as u32) - 1;
@@ -241,9 +304,14 @@ impl Index {
             i = (i + 1) & mask;
         }
     }
-    fn insert(&mut self, (slot, tag): (usize, u64), idx: u32) {
-        self.slots[slot] = tag << 32 | (idx as u64 + 1);
+    fn insert(&mut self, slot: usize, hash: u64, idx: u32) {
+        self.slots[slot] = hash >> 32 << 32 | (idx as u64 + 1);
         self.len += 1;
+    }
+    /// Starts loading the slot where a flood with hash `hash` is looked up first.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        prefetch(&self.slots[hash as usize & (self.slots.len() - 1)]);
     }
     fn grow<const N: usize>(&mut self, nodes: &[Node<N>]) {
         let old = std::mem::take(&mut self.slots);
@@ -257,6 +325,43 @@ impl Index {
             }
             self.slots[i] = s;
         }
+    }
+}
+
+/// Children the bound pruned, remembered lossily (one per slot, the last one wins): a
+/// child pruned at depth `g` (`g + h ≥` the best length then, with `h` admissible) is
+/// pruned again when reached at depth `g` or more, as the best length never grows. Most
+/// repeats come soon after (the same moves in another order), so a small table catches
+/// most of them without computing the bound again.
+struct Pruned<const N: usize> {
+    /// (flood, depth); depth `u8::MAX` marks an empty slot.
+    slots: Vec<(Set<N>, u8)>,
+}
+
+impl<const N: usize> Pruned<N> {
+    const BITS: u32 = PRUNED_BITS;
+    fn new() -> Self {
+        Pruned {
+            slots: vec![(set::empty(), u8::MAX); 1 << Self::BITS],
+        }
+    }
+    #[inline]
+    fn slot(hash: u64) -> usize {
+        (hash >> 40) as usize & ((1 << Self::BITS) - 1)
+    }
+    /// Was `flood` (with hash `hash`) pruned at depth `g` or less?
+    #[inline]
+    fn contains(&self, hash: u64, flood: &Set<N>, g: usize) -> bool {
+        let (f, d) = &self.slots[Self::slot(hash)];
+        (*d as usize) <= g && f == flood
+    }
+    #[inline]
+    fn insert(&mut self, hash: u64, flood: &Set<N>, g: usize) {
+        self.slots[Self::slot(hash)] = (*flood, g as u8);
+    }
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        prefetch(&self.slots[Self::slot(hash)]);
     }
 }
 
@@ -345,12 +450,9 @@ pub fn astar<const N: usize>(
     }
     let mut best = greedy(e, start);
     on_progress(solution(best.len()));
-    if BEAM_WIDTH > 0 {
-        let b = beam(e, start, BEAM_WIDTH);
-        if b.len() < best.len() {
-            best = b;
-            on_progress(solution(best.len()));
-        }
+    if let Some(b) = beam(e, start, BEAM_WIDTH, best.len()) {
+        best = b;
+        on_progress(solution(best.len()));
     }
     let h0 = bounds::puchert(e, &start.flood);
     let mut lower = h0;
@@ -379,8 +481,13 @@ pub fn astar<const N: usize>(
         h: h0 as u8,
     }];
     let mut index = Index::new();
-    if let Err(slot) = index.find(&nodes, &start.flood) {
-        index.insert(slot, 0);
+    let mut pruned = Pruned::<N>::new();
+    // the children of the node being expanded: (flood, neighbours, hash, colours outside,
+    // first move, moves in the chain)
+    let mut kids: Vec<(Set<N>, Set<N>, u64, u32, u8, u8)> = Vec::new();
+    let hash = Engine::<N>::hash(&start.flood);
+    if let Err(slot) = index.find(&nodes, &start.flood, hash) {
+        index.insert(slot, hash, 0);
     }
     let mut open = Open {
         buckets: Vec::new(),
@@ -390,6 +497,8 @@ pub fn astar<const N: usize>(
     open.push(h0 as usize, 0, 0);
     let mut f = h0 as usize;
     let mut expanded = 0u64;
+    let mut width = BEAM_WIDTH * BEAM_GROWTH;
+    let mut next_beam = (width * BEAM_EVERY) as u64;
     let mut moves = Vec::new();
     let mut pushes: Vec<(usize, usize, u32, u32)> = Vec::new();
     let mut proven = false;
@@ -421,6 +530,15 @@ pub fn astar<const N: usize>(
             continue; // reopened with a shorter path since
         }
         expanded += 1;
+        if expanded == next_beam {
+            // the A* is large and the best solution may not be optimal: a wider beam
+            if let Some(b) = beam(e, start, width, best.len()) {
+                best = b;
+                on_progress(solution(best.len()));
+            }
+            width *= BEAM_GROWTH;
+            next_beam = (width * BEAM_EVERY) as u64;
+        }
         if expanded & 0xfff == 0 {
             let bytes =
                 nodes.capacity() * std::mem::size_of::<Node<N>>() + index.bytes() + open.bytes();
@@ -430,6 +548,9 @@ pub fn astar<const N: usize>(
         }
         let nb = e.neighbours(&node.flood);
         pushes.clear();
+        // First every child's chain, starting the loads of its slots in the tables; then
+        // the look-ups, by which time the slots have arrived.
+        kids.clear();
         let mut cands = candidate_mask(e, &node.flood, &nb);
         while cands != 0 {
             let c = cands.trailing_zeros() as u8;
@@ -447,10 +568,17 @@ pub fn astar<const N: usize>(
                 }
                 continue;
             }
+            let hash = Engine::<N>::hash(&flood);
+            index.prefetch(hash);
+            pruned.prefetch(hash);
+            kids.push((flood, nb2, hash, outside, c, moves.len() as u8));
+        }
+        for &(flood, nb2, hash, outside, c, len) in &kids {
+            let g2 = g + len as usize;
             if g2 + 1 >= best.len() {
                 continue;
             }
-            match index.find(&nodes, &flood) {
+            match index.find(&nodes, &flood, hash) {
                 Ok(j) => {
                     let old = &mut nodes[j as usize];
                     if (old.g as usize) > g2 {
@@ -464,16 +592,20 @@ pub fn astar<const N: usize>(
                     }
                 }
                 Err(slot) => {
+                    if pruned.contains(hash, &flood, g2) {
+                        continue;
+                    }
                     // beyond the best length, only that the child reaches it matters
                     let cap = (best.len() - g2) as u32;
                     let h2 = bounds::puchert_settled(e, &flood, &nb2, outside, cap)
-                        .max((node.h as u32).saturating_sub(moves.len() as u32))
+                        .max((node.h as u32).saturating_sub(len as u32))
                         as usize;
                     if g2 + h2 >= best.len() {
+                        pruned.insert(hash, &flood, g2);
                         continue;
                     }
                     let idx = nodes.len() as u32;
-                    index.insert(slot, idx);
+                    index.insert(slot, hash, idx);
                     nodes.push(Node {
                         flood,
                         parent: i,
@@ -548,7 +680,20 @@ mod tests {
                 q = e.play(&q, c).expect("legal");
             }
             prop_assert!(e.is_solved(&q));
-            prop_assert!(greedy(&e, &p).len() >= out.moves.len());
+            let greedy_len = greedy(&e, &p).len();
+            prop_assert!(greedy_len >= out.moves.len());
+            // a beam's solution replays and beats its limit; none beats the optimum
+            for width in [1, 4] {
+                if let Some(b) = beam(&e, &p, width, greedy_len) {
+                    prop_assert!(b.len() < greedy_len);
+                    let mut q = p;
+                    for &c in &b {
+                        q = e.play(&q, c).expect("legal");
+                    }
+                    prop_assert!(e.is_solved(&q));
+                }
+                prop_assert!(beam(&e, &p, width, out.moves.len()).is_none());
+            }
         }
     }
 }
