@@ -365,6 +365,21 @@ enum Msg<M> {
     IdaDone(Outcome<M>),
     /// The anytime search has finished.
     AnytimeDone,
+    /// A search thread ended by panicking.
+    Panicked,
+}
+
+/// Held by a search thread: if the thread panics, it tells the message loop so, which then
+/// stops waiting for it (the thread scope passes the panic on) instead of waiting for ever
+/// for a message that will not come.
+struct PanicNotice<M>(mpsc::Sender<Msg<M>>);
+
+impl<M> Drop for PanicNotice<M> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.0.send(Msg::Panicked);
+        }
+    }
 }
 
 /// Fewest moves: a greedy solution at once, then the anytime search (`q`) and IDA* (on
@@ -444,6 +459,7 @@ fn fewest_moves<B: Bits>(
         let tx1 = tx.clone();
         let (ctl, any_opts) = (&ctl, &any_opts);
         sc.spawn(move || {
+            let _notice = PanicNotice(tx1.clone());
             match fast {
                 Some(fb) => fast_search(q, start, &fb, any_threads, ctl, any_opts),
                 None => {
@@ -456,6 +472,7 @@ fn fewest_moves<B: Bits>(
             running += 1;
             let tx2 = tx.clone();
             sc.spawn(move || {
+                let _notice = PanicNotice(tx2.clone());
                 let out = ida_star(p, start, &ida_opts, known, &mut |e| {
                     let _ = tx2.send(Msg::Ida(e));
                 });
@@ -515,6 +532,11 @@ fn fewest_moves<B: Bits>(
                     }
                 }
                 Msg::AnytimeDone => running -= 1,
+                Msg::Panicked => {
+                    any_stop.store(true, Ordering::Relaxed);
+                    ida_stop.store(true, Ordering::Relaxed);
+                    break;
+                }
             }
             if lower < INFINITE && best.as_ref().is_some_and(|b| b.len() as u32 <= lower) {
                 proven = true;
@@ -712,4 +734,32 @@ pub fn generate(width: usize, height: usize, colours: usize, seed: u64) -> Grid 
     let text = grid.to_text();
     grid = Grid::parse(&text).expect("a generated board parses");
     grid
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_search_thread_says_so() {
+        let (tx, rx) = mpsc::channel::<Msg<u8>>();
+        let keep = tx.clone(); // the loop's other senders stay alive, as in `fewest_moves`
+        let quiet = std::thread::spawn(move || {
+            let _notice = PanicNotice(tx.clone());
+        });
+        quiet.join().unwrap();
+        assert!(
+            rx.try_recv().is_err(),
+            "a thread that ends normally says nothing"
+        );
+        let t = std::thread::spawn(move || {
+            let _notice = PanicNotice(keep);
+            panic!("a search thread panics");
+        });
+        assert!(t.join().is_err());
+        assert!(matches!(
+            rx.recv_timeout(Duration::from_secs(5)),
+            Ok(Msg::Panicked)
+        ));
+    }
 }
