@@ -228,7 +228,6 @@ pub struct Click {
     pub x1: u8,
 }
 
-/// A click game on boards that fit in `B`: geometry, rules and palette.
 /// The parts of the edge bound of a position ([`crate::edge`]): each side's mask of
 /// starting tiles left (`None` if the position is not from the board's start) and relaxed
 /// optimum, the runs lying wholly beyond each side's slice, and each colour's share of
@@ -248,6 +247,7 @@ impl EdgeTerms {
     }
 }
 
+/// A click game on boards that fit in `B`: geometry, rules and palette.
 #[derive(Clone, Debug)]
 pub struct ClickGame<B> {
     pub geom: Geometry<B>,
@@ -731,18 +731,16 @@ impl<B: Bits> ClickGame<B> {
         let Some(edge) = &self.edge else {
             return 0;
         };
-        let (w, h) = (self.geom.width, self.geom.height);
         let now = self.beyond(cols);
         let mut best = 0;
         for (side, &now) in now.iter().enumerate() {
             let Some(mask) = t.mask[side] else {
                 continue;
             };
-            let xs = if side == 0 { [0, 1] } else { [w - 1, w - 2] };
+            let xs = self.edge_columns(side);
             let opt = if x0 <= xs[1].max(xs[0]) && x1 >= xs[1].min(xs[0]) {
-                let column =
-                    |x: usize| group.shr((x * h) as u32).low_word() & (u64::MAX >> (64 - h));
-                edge.opt(side, edge.take(side, mask, [column(xs[0]), column(xs[1])]))
+                let taken = xs.map(|x| self.column_bits(group, x));
+                edge.opt(side, edge.take(side, mask, taken))
             } else {
                 t.opt[side]
             };
@@ -765,15 +763,32 @@ impl<B: Bits> ClickGame<B> {
     /// The mask of starting tiles ([`crate::edge`]) that one edge of `b` (`side` 0 left,
     /// 1 right) has left, read column by column; `None` if `b` is not from the start.
     fn edge_mask(&self, edge: &EdgeBound, b: &ClickBoard<B>, side: usize) -> Option<u32> {
-        let (w, h) = (self.geom.width, self.geom.height);
-        let xs = if side == 0 { [0, 1] } else { [w - 1, w - 2] };
         let mut bits = [[0u64; MAX_COLOURS]; 2];
-        for (k, x) in xs.into_iter().enumerate() {
-            for (c, p) in b.planes[..self.colours].iter().enumerate() {
-                bits[k][c] = p.shr((x * h) as u32).low_word() & (u64::MAX >> (64 - h));
+        for (k, x) in self.edge_columns(side).into_iter().enumerate() {
+            for (c, &p) in b.planes[..self.colours].iter().enumerate() {
+                bits[k][c] = self.column_bits(p, x);
             }
         }
         edge.mask_of_bits(side, &bits)
+    }
+
+    /// The columns of an edge's slice ([`crate::edge`]), outermost first: `side` 0 left,
+    /// 1 right.
+    #[inline(always)]
+    fn edge_columns(&self, side: usize) -> [usize; 2] {
+        let w = self.geom.width;
+        if side == 0 {
+            [0, 1]
+        } else {
+            [w - 1, w - 2]
+        }
+    }
+
+    /// The cells of `s` in column `x`, as bits from the bottom (bit `y` for row `y`).
+    #[inline(always)]
+    fn column_bits(&self, s: B, x: usize) -> u64 {
+        let h = self.geom.height;
+        s.shr((x * h) as u32).low_word() & (u64::MAX >> (64 - h))
     }
 
     /// The best admissible bound on the clicks needed to clear `b` ([`INFINITE`] when it

@@ -219,19 +219,13 @@ impl EdgeBound {
     /// `now` (outermost first), each column's colours bottom first; `None` where the
     /// columns are not what the board's can become.
     pub fn optimum(&self, side: usize, now: [&[u8]; 2]) -> Option<u32> {
-        self.mask(side, now).map(|m| self.opt(side, m))
+        self.sides[side].mask(now).map(|m| self.opt(side, m))
     }
 
-    /// A mask of the starting tiles of a side (0 left, 1 right) that leaves its columns
-    /// as `now` (outermost first, colours bottom first); `None` if they are not what the
+    /// A mask of the starting tiles of a side (0 left, 1 right) that leaves its columns as
+    /// given by their tiles by colour (`bits[k][c]` has bit `y` set if the tile at height
+    /// `y` of column `k`, outermost first, has colour `c`); `None` if they are not what the
     /// starting columns can become.
-    #[inline]
-    pub fn mask(&self, side: usize, now: [&[u8]; 2]) -> Option<u32> {
-        self.sides[side].mask(now)
-    }
-
-    /// [`EdgeBound::mask`] from the columns' tiles by colour: `bits[k][c]` has bit `y` set
-    /// if the tile at height `y` of column `k` (outermost first) has colour `c`.
     #[inline]
     pub fn mask_of_bits(&self, side: usize, bits: &[[u64; MAX_COLOURS]; 2]) -> Option<u32> {
         self.sides[side].mask_of_bits(bits)

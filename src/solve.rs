@@ -31,7 +31,7 @@ use crate::click::{fits, Click, ClickBoard, ClickGame};
 use crate::grid::{BoardError, Grid};
 use crate::objective::Objectived;
 use crate::puzzle::{Puzzle, INFINITE};
-use crate::rules::{Game, Objective, Rules};
+use crate::rules::{Clickable, Game, Objective, Rules, Sideways};
 use crate::samegame;
 use crate::search::anytime::{self, anytime, Control, Method, Scored};
 use crate::search::{ida_star, Event, Outcome, SearchOptions};
@@ -238,8 +238,8 @@ fn solve_click<B: Bits>(
     let scored = Objectived::new(game, objective);
     // SameGame and Clickomania rules on a board the byte engine holds: its beam search is
     // the anytime search, for every objective.
-    let fast = (setup.rules.clickable == crate::rules::Clickable::Any
-        && setup.rules.sideways == crate::rules::Sideways::Left
+    let fast = (setup.rules.clickable == Clickable::Any
+        && setup.rules.sideways == Sideways::Left
         && setup.anytime == Method::Beam)
         .then(|| samegame::Board::from_grid(grid))
         .flatten();
@@ -460,12 +460,7 @@ fn fewest_moves<B: Bits>(
         let (ctl, any_opts) = (&ctl, &any_opts);
         sc.spawn(move || {
             let _notice = PanicNotice(tx1.clone());
-            match fast {
-                Some(fb) => fast_search(q, start, &fb, any_threads, ctl, any_opts),
-                None => {
-                    anytime(q, start, setup.anytime, any_threads, ctl);
-                }
-            }
+            anytime_search(q, start, fast.as_ref(), setup, any_threads, ctl, any_opts);
             let _ = tx1.send(Msg::AnytimeDone);
         });
         if !setup.no_proof {
@@ -550,6 +545,26 @@ fn fewest_moves<B: Bits>(
     let best = best.or_else(|| ctl.best().map(|b| b.1)).unwrap_or_default();
     let lower = if proven { best.len() as u32 } else { lower };
     (best, proven, lower, nodes)
+}
+
+/// The anytime search for `q` from `start` on `threads` threads: the byte engine's
+/// ([`fast_search`]) when `fast` holds the position in that engine, else the generic one
+/// `setup` asks for. Every line goes to `ctl`.
+fn anytime_search<B: Bits>(
+    q: &Objectived<B>,
+    start: &ClickBoard<B>,
+    fast: Option<&samegame::Board>,
+    setup: &Setup,
+    threads: usize,
+    ctl: &Control<Click>,
+    opts: &SearchOptions,
+) {
+    match fast {
+        Some(fb) => fast_search(q, start, fb, threads, ctl, opts),
+        None => {
+            anytime(q, start, setup.anytime, threads, ctl);
+        }
+    }
 }
 
 /// The byte engine's portfolio ([`samegame::portfolio`]) from `fb` (the position `start`
@@ -639,11 +654,15 @@ fn best_value<B: Bits>(
             if exact && anytime::exhaustive(q, start, EXACT_POSITIONS, &ctl).is_some() {
                 return true;
             }
-            if let Some(fb) = fast {
-                fast_search(q, start, &fb, opts.threads, &ctl, &any_opts);
-            } else {
-                anytime(q, start, setup.anytime, opts.threads, &ctl);
-            }
+            anytime_search(
+                q,
+                start,
+                fast.as_ref(),
+                setup,
+                opts.threads,
+                &ctl,
+                &any_opts,
+            );
             false
         });
         while !worker.is_finished() {

@@ -9,10 +9,10 @@
 //!
 //! The table starts small and grows up to its memory budget: between iterations the
 //! search asks it to ([`Table::grow`]), and when it is more than a sixteenth full its
-//! entries move to a table where they would be a sixteenth. The memory is zeroed pages that the operating system hands out when first
-//! written, so a table costs what it holds: a gigabyte table taken whole would be zeroed
-//! page by page as a short search scatters its entries over it, which took a third of
-//! the time of a half-second search.
+//! entries move to a table where they would be a sixteenth. The memory is zeroed pages
+//! that the operating system hands out when first written, so a table costs what it
+//! holds: a gigabyte table taken whole would be zeroed page by page as a short search
+//! scatters its entries over it, which took a third of the time of a half-second search.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
