@@ -231,19 +231,38 @@ pub struct Click {
 /// The parts of the edge bound of a position ([`crate::edge`]): each side's mask of
 /// starting tiles left (`None` if the position is not from the board's start) and relaxed
 /// optimum, the runs lying wholly beyond each side's slice, and each colour's share of
-/// those.
+/// those; for the joint bound, the runs between the slices and how many clicks can touch
+/// both.
 struct EdgeTerms {
     mask: [Option<u32>; 2],
     opt: [u32; 2],
     beyond: [u32; 2],
     of: [[u32; 2]; MAX_COLOURS],
+    /// Runs lying wholly between the two slices, in all and per colour.
+    mid: u32,
+    mid_of: [u32; MAX_COLOURS],
+    /// An upper bound on the clicks that can touch both slices, in all and per colour.
+    span: u32,
+    span_of: [u32; MAX_COLOURS],
 }
 
 impl EdgeTerms {
     #[inline]
     fn bound(&self) -> u32 {
+        let [l, r, joint] = self.parts();
+        l.max(r).max(joint)
+    }
+
+    /// The left edge's bound, the right edge's and the joint one (0 where not known).
+    #[inline]
+    fn parts(&self) -> [u32; 3] {
         let side = |k: usize| self.mask[k].map_or(0, |_| self.opt[k] + self.beyond[k]);
-        side(0).max(side(1))
+        let joint = if self.mask[0].is_some() && self.mask[1].is_some() {
+            (self.opt[0] + self.opt[1] + self.mid).saturating_sub(self.span)
+        } else {
+            0
+        };
+        [side(0), side(1), joint]
     }
 }
 
@@ -629,9 +648,9 @@ impl<B: Bits> ClickGame<B> {
             }
             let h = match &edge {
                 Some(t) => {
-                    let cols = self.geom.column_set(plane.without(group));
                     let x = (click.x0 as usize, click.x1 as usize);
-                    (total - 1).max(self.child_edge_bound(t, group, c, cols, x))
+                    let rest = plane.without(group);
+                    (total - 1).max(self.child_edge_bound(t, group, c, rest, x))
                 }
                 None => total - 1,
             };
@@ -695,6 +714,12 @@ impl<B: Bits> ClickGame<B> {
         self.edge_terms(b).map_or(0, |t| t.bound())
     }
 
+    /// The three parts of the edge bound of `b` ([`crate::edge`]): the left edge's, the
+    /// right edge's and the joint one; `None` where the board has no edge bound.
+    pub fn edge_bound_parts(&self, b: &ClickBoard<B>) -> Option<[u32; 3]> {
+        self.edge_terms(b).map(|t| t.parts())
+    }
+
     /// The parts of the edge bound of `b`, from which a child's is updated
     /// ([`ClickGame::child_edge_bound`]).
     #[inline]
@@ -706,11 +731,20 @@ impl<B: Bits> ClickGame<B> {
             opt: [0, 1].map(|side| mask[side].map_or(0, |m| edge.opt(side, m))),
             beyond: [0; 2],
             of: [[0; 2]; MAX_COLOURS],
+            mid: 0,
+            mid_of: [0; MAX_COLOURS],
+            span: 0,
+            span_of: [0; MAX_COLOURS],
         };
         for (c, &p) in b.planes[..self.colours].iter().enumerate() {
-            t.of[c] = self.beyond(self.geom.column_set(p));
+            let cols = self.geom.column_set(p);
+            t.of[c] = self.beyond(cols);
             t.beyond[0] += t.of[c][0];
             t.beyond[1] += t.of[c][1];
+            t.mid_of[c] = self.between(cols);
+            t.mid += t.mid_of[c];
+            t.span_of[c] = self.spanning(p);
+            t.span += t.span_of[c];
         }
         Some(t)
     }
@@ -725,14 +759,16 @@ impl<B: Bits> ClickGame<B> {
         t: &EdgeTerms,
         group: B,
         c: usize,
-        cols: u64,
+        rest: B,
         (x0, x1): (usize, usize),
     ) -> u32 {
         let Some(edge) = &self.edge else {
             return 0;
         };
+        let cols = self.geom.column_set(rest);
         let now = self.beyond(cols);
         let mut best = 0;
+        let mut opts = [None; 2];
         for (side, &now) in now.iter().enumerate() {
             let Some(mask) = t.mask[side] else {
                 continue;
@@ -745,6 +781,17 @@ impl<B: Bits> ClickGame<B> {
                 t.opt[side]
             };
             best = best.max(opt + t.beyond[side] - t.of[c][side] + now);
+            opts[side] = Some(opt);
+        }
+        if let [Some(l), Some(r)] = opts {
+            let mid = t.mid - t.mid_of[c] + self.between(cols);
+            let others = t.span - t.span_of[c];
+            // the joint bound with colour c spanning nothing: worth refining only if it
+            // beats the sides
+            if l + r + mid > best + others {
+                let span = others + self.spanning(rest);
+                best = best.max((l + r + mid).saturating_sub(span));
+            }
         }
         best
     }
@@ -758,6 +805,35 @@ impl<B: Bits> ClickGame<B> {
             (cols & !(cols << 1) & !3).count_ones(),
             (cols & !(cols >> 1) & ((1 << (w - 2)) - 1)).count_ones(),
         ]
+    }
+
+    /// At most how many clicks of the colour whose tiles are `p` can take tiles of both
+    /// slices: such a click takes a whole vertical run of `p` in each column from the
+    /// left slice's boundary column to the right's, and runs in a column never split, so
+    /// the fewest runs in one of those columns.
+    #[inline(always)]
+    fn spanning(&self, p: B) -> u32 {
+        let mut least = u32::MAX;
+        for x in 1..self.geom.width - 1 {
+            let v = self.column_bits(p, x);
+            least = least.min((v & !(v << 1)).count_ones());
+        }
+        least
+    }
+
+    /// The runs of a colour in the columns `cols` (a bit set) that touch neither slice.
+    #[inline(always)]
+    fn between(&self, cols: u64) -> u32 {
+        let w = self.geom.width;
+        let starts = cols & !(cols << 1) & !3;
+        let ends = cols & !(cols >> 1);
+        let n = starts.count_ones();
+        // only the last run can reach the right slice
+        if n > 0 && 63 - ends.leading_zeros() as usize >= w - 2 {
+            n - 1
+        } else {
+            n
+        }
     }
 
     /// The mask of starting tiles ([`crate::edge`]) that one edge of `b` (`side` 0 left,
@@ -907,9 +983,8 @@ impl<B: Bits> Puzzle for ClickGame<B> {
                 let click = self.click_of(group, c, size);
                 let h = match &edge {
                     Some(t) => {
-                        let cols = self.geom.column_set(rest);
                         let x = (click.x0 as usize, click.x1 as usize);
-                        h.max(self.child_edge_bound(t, group, c, cols, x))
+                        h.max(self.child_edge_bound(t, group, c, rest, x))
                     }
                     None => h,
                 };

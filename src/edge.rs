@@ -22,7 +22,22 @@
 //!
 //! `clicks ≥ opt(S) + #(runs of any colour lying in the columns beyond S)`,
 //!
-//! for the left edge and for the right edge; the bound is the larger. It is at least as
+//! for the left edge and for the right edge.
+//!
+//! **Both edges at once.** The clicks taking tiles of the left slice `L` number at least
+//! `opt(L)`, those taking tiles of the right slice `R` at least `opt(R)`, so all clicks
+//! number at least `opt(L) + opt(R) − k + m`, where `k` counts the clicks that take tiles
+//! of both and `m` the runs lying wholly between the slices (each needs a click touching
+//! neither). A click taking tiles of both is one group, so it has a tile in every column
+//! from `L`'s boundary column to `R`'s; in each of those columns it takes whole vertical
+//! runs of its colour (same-colour tiles one above the other are one group). A column's
+//! runs of a colour never split and no new ones appear (tiles only fall, keeping their
+//! order, and other clicks can only merge them), so a colour `c` has at most
+//! `min over those columns of runs_c(x)` such clicks from here on, and `k` is at most the
+//! sum of that over the colours. It pays once the colours have thinned out in some
+//! middle column: Former boards' proofs took 22% fewer nodes (see the README).
+//!
+//! The bound is the largest of the three. The edge bound alone is at least as
 //! strong as the column-run bound when a colour's tiles in `S` need a click each (they
 //! cannot be joined across the boundary), and on sampled mid-game Former positions it was
 //! one or two above it on most (see the README).

@@ -20,7 +20,7 @@
 //! [`replay`] plays a given move list (the `check` command) and [`generate`] makes random
 //! boards.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
@@ -345,6 +345,15 @@ pub const DEFAULT_ANYTIME_LIMIT: Duration = Duration::from_secs(10);
 /// ([`PROVABLE_CELLS`]); on bigger ones it runs as long as IDA*.
 pub const PROOF_ANYTIME_LIMIT: Duration = Duration::from_secs(1);
 
+/// Beside IDA*, the anytime search also stops once it has gone without a better line for
+/// [`PROOF_ANYTIME_PATIENCE`] times as long as it took to find its last one, but not
+/// before this: the beam finds its final answer on most boards within milliseconds, after
+/// which it only takes a core from the proof.
+pub const PROOF_ANYTIME_MIN: Duration = Duration::from_millis(40);
+
+/// See [`PROOF_ANYTIME_MIN`].
+pub const PROOF_ANYTIME_PATIENCE: u32 = 4;
+
 /// Boards of at most this many cells count as small enough to prove (the one-word engine).
 pub const PROVABLE_CELLS: usize = 64;
 
@@ -421,6 +430,8 @@ fn fewest_moves<B: Bits>(
     }
     let mut ida_opts = opts.clone();
     ida_opts.stop = ida_stop.clone();
+    ida_opts.upper = Arc::new(AtomicU32::new(u32::MAX));
+    let ida_upper = ida_opts.upper.clone();
     let (tx, rx) = mpsc::channel();
     let tx_any = Mutex::new(tx.clone());
     let ctl = Control::new(&any_opts, move |_, moves: &[Click], elapsed| {
@@ -475,8 +486,15 @@ fn fewest_moves<B: Bits>(
             });
         }
         drop(tx);
+        let patient = setup.no_proof || !provable;
+        let mut last_gain = Duration::ZERO;
         while running > 0 {
-            let msg = match rx.recv_timeout(Duration::from_millis(20)) {
+            if !patient
+                && opts.start.elapsed() > PROOF_ANYTIME_MIN.max(last_gain * PROOF_ANYTIME_PATIENCE)
+            {
+                any_stop.store(true, Ordering::Relaxed);
+            }
+            let msg = match rx.recv_timeout(Duration::from_millis(5)) {
                 Ok(m) => m,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if opts.stop.load(Ordering::Relaxed) {
@@ -487,6 +505,9 @@ fn fewest_moves<B: Bits>(
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
+            if let Msg::Solution(_, elapsed) = &msg {
+                last_gain = *elapsed;
+            }
             match msg {
                 Msg::Solution(moves, elapsed) | Msg::Ida(Event::Solution { moves, elapsed }) => {
                     if best.as_ref().is_none_or(|b| moves.len() < b.len()) && clears(&moves) {
@@ -496,8 +517,10 @@ fn fewest_moves<B: Bits>(
                             score: samegame_score(moves.iter().map(|m| m.size as u32), true),
                             elapsed,
                         });
-                        // IDA*'s solutions prune the anytime search.
+                        // IDA*'s solutions prune the anytime search, and the anytime
+                        // search's stop IDA* once it has proven them optimal.
                         ctl.offer(-(moves.len() as i64), &moves);
+                        ida_upper.fetch_min(moves.len() as u32, Ordering::Relaxed);
                         best = Some(moves);
                     }
                 }

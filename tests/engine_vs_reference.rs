@@ -15,7 +15,7 @@ use common::{
 use tumble::bits::{Bits, Wide};
 use tumble::click::{ClickBoard, ClickGame};
 use tumble::grid::Grid;
-use tumble::puzzle::INFINITE;
+use tumble::puzzle::{Puzzle, INFINITE};
 use tumble::rules::{Clickable, Game, Objective, Rules, Sideways};
 use tumble::solve::{dispatch, solve, Setup, WithEngine};
 
@@ -478,17 +478,27 @@ fn forced_moves_fire_and_keep_the_optimum() {
     );
 }
 
+/// How often, along random lines of play, the edge bound rose above the column runs and
+/// the joint part above both edges' own.
+#[derive(Default)]
+struct EdgeCounts {
+    above_runs: usize,
+    joint_above_sides: usize,
+}
+
 /// The edge bound of every position along a random line of play from one start (so the
 /// engine's masks of starting tiles are exercised, not rebuilt), against the brute-force
-/// optimum; returns how many positions had it above the column-run bound.
+/// optimum; and the bound each child gets from its parent ([`Puzzle::bounded_successors`],
+/// updated from the parent's edge terms) never above the child's own.
 fn edge_bound_along_play<B: Bits>(
     game: &ClickGame<B>,
     start: ClickBoard<B>,
     r0: &RefBoard,
     rules: &Rules,
     rng: &mut Rng,
-) -> Result<usize, TestCaseError> {
-    let mut above = 0;
+    counts: &mut EdgeCounts,
+) -> Result<(), TestCaseError> {
+    let mut kids = Vec::new();
     play_checking(game, start, r0, rules, rng, |b, r, _| {
         let edge = game.edge_bound(b);
         let runs = game.column_runs(b);
@@ -501,28 +511,48 @@ fn edge_bound_along_play<B: Bits>(
             r.rows_top().join("\n")
         );
         prop_assert_eq!(game.clicks_bound(b), edge.max(runs));
-        above += usize::from(edge > runs);
+        counts.above_runs += usize::from(edge > runs);
+        if let Some([l, r, joint]) = game.edge_bound_parts(b) {
+            counts.joint_above_sides += usize::from(joint > l.max(r));
+        }
+        kids.clear();
+        game.bounded_successors(b, INFINITE - 1, &mut kids);
+        for (_, child, h) in &kids {
+            prop_assert!(
+                *h <= game.clicks_bound(child),
+                "a child's bound from its parent {} > its own {}",
+                h,
+                game.clicks_bound(child)
+            );
+        }
         Ok(())
-    })?;
-    Ok(above)
+    })
 }
 
 /// Every position of random lines of play on random Former boards of 4 or 5 columns (the
 /// edge bound needs four) up to 20 cells: the edge bound never exceeds the optimum, and
-/// it does go above the column-run bound.
+/// it does go above the column-run bound, its joint part above both edges' own; the
+/// bounds children get from their parent are never above their own.
 #[test]
 fn edge_bound_is_admissible_on_small_former_boards() {
     let rules = Game::Former.rules().unwrap();
     let mut rng = Rng(0x5eed_ed6e);
-    let mut above = 0;
+    let mut counts = EdgeCounts::default();
     for case in 0..120 {
         let (w, h) = [(4, 3), (4, 4), (5, 3), (4, 5), (5, 4)][case % 5];
         let colours = 2 + case % 3;
         let r = random_board(&mut rng, w, h, colours, case % 4 == 0);
         let grid = grid_of(&r);
         let (game, board) = ClickGame::<u64>::new(&grid, rules).unwrap();
-        above += edge_bound_along_play(&game, board, &r, &rules, &mut rng)
+        edge_bound_along_play(&game, board, &r, &rules, &mut rng, &mut counts)
             .unwrap_or_else(|e| panic!("case {case}: {e}"));
     }
-    assert!(above > 0, "the edge bound never rose above the column runs");
+    assert!(
+        counts.above_runs > 0,
+        "the edge bound never rose above the column runs"
+    );
+    assert!(
+        counts.joint_above_sides > 0,
+        "the joint edge bound never rose above both edges'"
+    );
 }

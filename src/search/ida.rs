@@ -382,6 +382,10 @@ pub fn ida_star<P: Puzzle>(
             // The known solution is as short as the proven bound allows.
             return done(known, upper, upper < INFINITE, nodes);
         }
+        if lower >= opts.upper.load(Ordering::Relaxed) {
+            // So is a solution found beside this search: its finder knows it is optimal.
+            return done(known, lower, false, nodes);
+        }
         table.grow();
         let (r, path) = iteration(p, start, opts, &table, lower, &mut nodes);
         match r {

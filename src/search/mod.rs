@@ -19,7 +19,7 @@ pub use beam::{beam_search, greedy};
 pub use ida::ida_star;
 pub use table::Table;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -38,6 +38,10 @@ pub struct SearchOptions {
     pub stop: Arc<AtomicBool>,
     /// When the search started (for elapsed times in events).
     pub start: Instant,
+    /// The length of the shortest solution found elsewhere, by a search running beside
+    /// this one (`u32::MAX` while there is none): [`ida_star`] stops once its proven lower
+    /// bound reaches it, where its own known solution would be longer.
+    pub upper: Arc<AtomicU32>,
 }
 
 impl Default for SearchOptions {
@@ -48,6 +52,7 @@ impl Default for SearchOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             stop: Arc::new(AtomicBool::new(false)),
             start: Instant::now(),
+            upper: Arc::new(AtomicU32::new(u32::MAX)),
         }
     }
 }
