@@ -348,11 +348,14 @@ pub const PROOF_ANYTIME_LIMIT: Duration = Duration::from_secs(1);
 /// Beside IDA*, the anytime search also stops once it has gone without a better line for
 /// [`PROOF_ANYTIME_PATIENCE`] times as long as it took to find its last one, but not
 /// before this: the beam finds its final answer on most boards within milliseconds, after
-/// which it only takes a core from the proof.
+/// which it only takes a core from the proof. On the 40 NRK Former boards its last
+/// answer came at most 18 times as late as the one before (2025-11-28: 14 moves at
+/// 0.028 s, 13 at 0.507 s), and an answer found by the anytime search spares IDA* its
+/// last iteration (on that board 5 of the 5.5 s it took without).
 pub const PROOF_ANYTIME_MIN: Duration = Duration::from_millis(40);
 
 /// See [`PROOF_ANYTIME_MIN`].
-pub const PROOF_ANYTIME_PATIENCE: u32 = 4;
+pub const PROOF_ANYTIME_PATIENCE: u32 = 30;
 
 /// Boards of at most this many cells count as small enough to prove (the one-word engine).
 pub const PROVABLE_CELLS: usize = 64;
