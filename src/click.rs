@@ -467,7 +467,7 @@ impl<B: Bits> ClickGame<B> {
         }
         let span = g.column_span(x0, x1);
         let mut target = keep.without(span);
-        for x in x0..=x1 {
+        for x in x0..x1 + 1 {
             let k = (keep & g.cols[x]).count() as usize;
             target |= B::low(k).shl((x * h) as u32);
         }
