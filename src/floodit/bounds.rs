@@ -186,9 +186,7 @@ fn finish<const N: usize>(
         while rest != 0 {
             let c = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if set::subset(e.of_colour(c), &visited) {
-                done |= 1 << c;
-            }
+            done |= (set::subset(e.of_colour(c), &visited) as u32) << c;
         }
         if done != 0 {
             remaining ^= done;
