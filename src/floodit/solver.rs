@@ -151,13 +151,23 @@ fn candidate_mask<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) ->
 /// start. [`dominated`] makes that test, and such a child is not generated. The order
 /// `b, a` is never cut this way itself: `a`'s gain there touches `B`.
 ///
-/// Why an optimal path survives, in outline: a path that uses a cut pair can be exchanged
-/// into one no longer; the pair's second flood grows strictly, and the moved-up `b` can
-/// only be cut by the same rule one level higher, so exchanges move moves towards the root
-/// (where nothing is cut) and end. That last step is argued, not proven in full; the
-/// property test `astar_finds_the_bfs_optimum` (boards of up to 5 colours, where the rule
-/// fires often) checks the search against breadth-first search, and the pc19 and
-/// floodtest1000 totals are unchanged.
+/// Why an optimal path survives. Give an optimal path (floods `F_1 ⊆ … ⊆ F_L`, `L` the
+/// optimum) the sequence of its flood sizes read from the end, `(|F_L|, …, |F_1|)`, and
+/// order paths by it lexicographically; there are finitely many such sequences, so some
+/// optimal path is greatest. Suppose the search cuts one of its steps, `b` from `F_j`,
+/// because `F_j` was reached from a settled parent `P` (any parent the search recorded, on
+/// this path or not: duplicate detection keeps one) by the single move `a`. Then from `P`
+/// (depth `j − 1`) the order `b, a` reaches a flood strictly larger than `F_{j+1}` at depth
+/// `j + 1`; the rest of the path played from there keeps every later flood a superset of
+/// the old one (a larger flood floods at least as much with the same colour), and no later
+/// move becomes idle or the end comes early (either would make a solution shorter than
+/// `L`). That optimal path's sequence agrees with the old one from the end down to depth
+/// `j + 2` or further, each entry at least as large, and differs first by a strictly
+/// larger entry: it is greater, a contradiction. So no step of the greatest optimal path
+/// is cut, and the search finds a path of its length. The property test
+/// `astar_finds_the_bfs_optimum` (boards of up to 5 colours, where the rule fires often)
+/// checks the search against breadth-first search, and the pc19 and floodtest1000 totals
+/// are unchanged.
 #[inline]
 fn order_guard<const N: usize>(
     e: &Engine<N>,
