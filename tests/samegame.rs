@@ -195,6 +195,63 @@ fn playouts_are_legal_lines_worth_their_value() {
     }
 }
 
+/// The tabu playout takes, at every move, the smallest clickable group of a colour other
+/// than the one with the most tiles at its start (the lowest such group on a tie), and a
+/// group of that colour only when no other is left: checked move by move against that
+/// rule applied to the numbered groups.
+#[test]
+fn playouts_follow_the_tabu_rule() {
+    let mut rng = Rng(11);
+    let (mut groups, mut mine) = (Groups::default(), Groups::default());
+    for _ in 0..100 {
+        let (_, mut b) = random_case(&mut rng);
+        let mut moves = Vec::new();
+        rollout(&b, 2, Goal::Score, &mut mine, &mut moves);
+        let counts = *b.counts();
+        let most = (0..counts.len()).fold(0, |m, c| if counts[c] > counts[m] { c } else { m });
+        let tabu = most as u8 + 1;
+        for &cell in &moves {
+            b.groups(&mut groups);
+            let want = groups
+                .list
+                .iter()
+                .filter(|g| g.size >= 2)
+                .min_by_key(|g| (g.colour == tabu, g.size, g.seed))
+                .expect("a playout move is clickable");
+            assert_eq!(cell, want.seed);
+            let id = groups.list.iter().position(|g| g.seed == cell).unwrap();
+            b.remove(&groups, id);
+        }
+        b.groups(&mut groups);
+        assert!(
+            groups.list.iter().all(|g| g.size < 2),
+            "it plays to the end"
+        );
+    }
+}
+
+/// A beam the deadline has already cut offers the line of a playout from its start.
+#[test]
+fn a_beam_cut_short_offers_a_playout() {
+    let mut rng = Rng(13);
+    let mut groups = Groups::default();
+    for _ in 0..50 {
+        let (r, b) = random_case(&mut rng);
+        let mut want = Vec::new();
+        let v = rollout(&b, 2, Goal::Score, &mut groups, &mut want);
+        let lines = Mutex::new(Vec::new());
+        let found = |v: i64, cells: &[u8]| lines.lock().unwrap().push((v, cells.to_vec()));
+        let floor = std::sync::atomic::AtomicI64::new(i64::MIN);
+        let stop = AtomicBool::new(false);
+        let w = samegame::default_sets(Goal::Score)[0];
+        let now = std::time::Instant::now();
+        let out = samegame::beam(&b, 2, 64, &w, &floor, &found, &stop, Some(now));
+        assert_eq!(out, None);
+        assert_eq!(lines.into_inner().unwrap(), vec![(v, want.clone())]);
+        assert_eq!(reference_score(&r, &want), Some(v));
+    }
+}
+
 #[test]
 fn components_count_the_groups_less_the_holes() {
     let mut rng = Rng(3);

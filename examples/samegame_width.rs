@@ -1,0 +1,61 @@
+//! A deterministic budget for comparing SameGame search changes: one beam of a fixed width
+//! ([`tumble::samegame::beam`]) on chosen positions of a `problem NN` set, no deadline, so
+//! the scores do not depend on the machine's load (the time taken still does).
+//!
+//! `cargo run --release --example samegame_width -- FILE WIDTH est|play POSITIONS [BUILD]`,
+//! e.g. `... ../shared/benchmarks/samegame/standard20.txt 128 play 1,2,3`: `est` ranks by
+//! the estimate alone, `play` by a playout from each child ([`tumble::samegame::default_sets`]);
+//! `BUILD` overrides [`tumble::samegame::Weights::build`]. Prints each position's score,
+//! then the total and the time.
+
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::time::Instant;
+
+use tumble::grid::Grid;
+use tumble::samegame::{self, Board, Goal};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 5 {
+        eprintln!("usage: samegame_width FILE WIDTH est|play POSITIONS [BUILD]");
+        std::process::exit(2);
+    }
+    let text = std::fs::read_to_string(&args[1]).expect("a readable set");
+    let width: usize = args[2].parse().expect("a width");
+    let sets = samegame::default_sets(Goal::Score);
+    let mut w = if args[3] == "est" { sets[0] } else { sets[1] };
+    if let Some(b) = args.get(5) {
+        w.build = b.parse().expect("a build count");
+    }
+    // The boards: the rows after each `problem NN` line.
+    let mut boards: Vec<String> = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        if line.starts_with("problem") {
+            boards.push(String::new());
+        } else if let Some(b) = boards.last_mut().filter(|_| !line.trim().is_empty()) {
+            b.push_str(line.trim());
+            b.push('\n');
+        }
+    }
+    let (mut total, t0) = (0, Instant::now());
+    for p in args[4].split(',') {
+        let p: usize = p.parse().expect("a position number");
+        let grid: Grid = boards[p - 1].parse().expect("a board");
+        let board = Board::from_grid(&grid).expect("a SameGame board");
+        let floor = AtomicI64::new(i64::MIN);
+        samegame::beam(
+            &board,
+            2,
+            width,
+            &w,
+            &floor,
+            &|_, _| {},
+            &AtomicBool::new(false),
+            None,
+        );
+        let v = floor.load(Ordering::Relaxed);
+        println!("{p:02} {v}");
+        total += v;
+    }
+    println!("total {total} in {:.2}s", t0.elapsed().as_secs_f64());
+}
