@@ -345,10 +345,11 @@ pub const DEFAULT_ANYTIME_LIMIT: Duration = Duration::from_secs(10);
 /// ([`PROVABLE_CELLS`]); on bigger ones it runs as long as IDA*.
 pub const PROOF_ANYTIME_LIMIT: Duration = Duration::from_secs(1);
 
-/// Beside IDA*, the anytime search also stops once it has gone without a better line for
-/// [`PROOF_ANYTIME_PATIENCE`] times as long as it took to find its last one, but not
-/// before this: the beam finds its final answer on most boards within milliseconds, after
-/// which it only takes a core from the proof. On the 40 NRK Former boards its last
+/// Beside IDA*, the anytime search also stops once IDA*'s lower bound is one below its
+/// best answer and it has gone without a better line for [`PROOF_ANYTIME_PATIENCE`] times
+/// as long as it took to find its last one, but not before this: the beam finds its final
+/// answer on most boards within milliseconds, after which it only takes a core from the
+/// proof. On the 40 NRK Former boards its last
 /// answer came at most 18 times as late as the one before (2025-11-28: 14 moves at
 /// 0.028 s, 13 at 0.507 s), and an answer found by the anytime search spares IDA* its
 /// last iteration (on that board 5 of the 5.5 s it took without).
@@ -492,7 +493,10 @@ fn fewest_moves<B: Bits>(
         let patient = setup.no_proof || !provable;
         let mut last_gain = Duration::ZERO;
         while running > 0 {
+            // Only once IDA* is one move from the best answer: until then a better answer
+            // is the anytime search's to find (and the answer if the proof runs out of time).
             if !patient
+                && best.as_ref().is_some_and(|b| b.len() as u32 <= lower + 1)
                 && opts.start.elapsed() > PROOF_ANYTIME_MIN.max(last_gain * PROOF_ANYTIME_PATIENCE)
             {
                 any_stop.store(true, Ordering::Relaxed);
