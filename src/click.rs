@@ -27,7 +27,8 @@
 //!   of `c` stay separated for ever: no click can take tiles of two runs.
 //! - **edge** (only when columns never move): the two outermost columns on each side
 //!   solved exactly in a relaxed game, plus the column runs lying wholly beyond them
-//!   ([`crate::edge`], with its proof). The bound is the largest of these. Children get
+//!   ([`crate::edge`], with its proof), and both edges at once (their optima added, minus
+//!   the clicks that can touch both). The bound is the largest of these. Children get
 //!   it from their parent's: a slice the click does not touch keeps its optimum, and one
 //!   it touches loses the clicked tiles from its mask of starting tiles.
 //! - with a smallest group of 2, a colour with a single tile can never be cleared: the board
@@ -750,9 +751,11 @@ impl<B: Bits> ClickGame<B> {
     }
 
     /// The edge bound of the position after clicking `group` (of colour `c`, in the
-    /// columns `x0..=x1`) in a position with edge terms `t`, which leaves that colour in
-    /// the columns `cols` (a bit set): a slice the click does not touch is as it was, one
-    /// it touches loses the group's tiles there, and only colour `c`'s runs change.
+    /// columns `x0..=x1`) in a position with edge terms `t`, which leaves of that colour
+    /// the tiles `rest` (before gravity): a slice the click does not touch is as it was,
+    /// one it touches loses the group's tiles there, and only colour `c`'s runs change
+    /// (other colours keep their share of the clicks touching both slices: it can only
+    /// have fallen, so the parent's stays an upper bound).
     #[inline]
     fn child_edge_bound(
         &self,

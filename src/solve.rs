@@ -349,10 +349,10 @@ pub const PROOF_ANYTIME_LIMIT: Duration = Duration::from_secs(1);
 /// best answer and it has gone without a better line for [`PROOF_ANYTIME_PATIENCE`] times
 /// as long as it took to find its last one, but not before this: the beam finds its final
 /// answer on most boards within milliseconds, after which it only takes a core from the
-/// proof. On the 40 NRK Former boards its last
-/// answer came at most 18 times as late as the one before (2025-11-28: 14 moves at
-/// 0.028 s, 13 at 0.507 s), and an answer found by the anytime search spares IDA* its
-/// last iteration (on that board 5 of the 5.5 s it took without).
+/// proof. On the 40 NRK Former boards its last answer came at most 18 times as late as
+/// the one before (2025-11-28: 14 moves at 0.028 s, 13 at 0.507 s), and an answer found
+/// by the anytime search spares IDA* its last iteration (on that board 5 of the 5.5 s it
+/// took without).
 pub const PROOF_ANYTIME_MIN: Duration = Duration::from_millis(40);
 
 /// See [`PROOF_ANYTIME_MIN`].
