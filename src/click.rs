@@ -75,8 +75,16 @@
 //!   and those neighbours were not of its colour. If its colour has another part (which
 //!   loses no tile: only the group's tiles go), that colour is not whole in the child.
 //!
-//! So when every colour has two parts or more and one of them out of the click's reach,
-//! the child has no whole colour, needs at least the bound plus one, and is not built.
+//! - **no tile that moves**: a tile that moves leaves a cell of the region and lands in
+//!   one, so a colour with no tile in the region (the group's aside) has no tile that
+//!   moves; every part of it lies outside the region, and the cells beside it that are
+//!   in the region do not get its colour: its parts stay apart.
+//!
+//! So when every colour has two parts or more and one of them out of the click's reach or
+//! none of its tiles in the region, the child has no whole colour, needs at least the
+//! bound plus one, and is not built. The children that are built (a fifth of them turn
+//! out to have a whole colour on the seed dust board) are checked whole before they are
+//! handed to the search, which would otherwise hash, probe and store each to drop it.
 //! `tests/engine_vs_reference.rs` checks the moved region cell by cell, and that no child
 //! left out has a whole clickable colour, against the reference simulator.
 
@@ -380,13 +388,18 @@ impl<B: Bits> Parts<B> {
         if self.one & !(1 << c) != 0 || self.two & (1 << c) != 0 {
             return true; // a colour whole already (it may stay so)
         }
-        let moved = game.moved_region(s, self.sets[i], x0, x1);
+        let group = self.sets[i];
+        let moved = game.moved_region(s, group, x0, x1);
         let reach = moved | game.geom.neighbours(moved);
-        // a colour of two parts or more (besides the group), none out of the click's reach
+        // a colour of two parts or more (besides the group) with a tile that may move,
+        // and no part out of the click's reach
         let mut more = self.more;
         while more != 0 {
             let d = more.trailing_zeros() as usize;
             more &= more - 1;
+            if !s.planes[d].without(group).meets(moved) {
+                continue;
+            }
             let (a, b) = (self.start[d] as usize, self.start[d + 1] as usize);
             if self.sets[a..b]
                 .iter()
@@ -906,10 +919,30 @@ impl<B: Bits> ClickGame<B> {
             {
                 pruned = pruned.min(h + 1);
             } else {
-                out.push((click, self.remove(s, group, click.colour), h));
+                let child = self.remove(s, group, click.colour);
+                if h == max_bound && !self.has_whole_colour(&child) {
+                    pruned = pruned.min(h + 1);
+                    continue;
+                }
+                out.push((click, child, h));
             }
         }
         Some(pruned)
+    }
+
+    /// Is some colour of `b` one clickable group (when columns move, the clicks that
+    /// lower the bound)? The same answer as [`Puzzle::can_lower_bound`] there, sooner
+    /// where a colour has a tile with no neighbour of its colour.
+    #[inline]
+    fn has_whole_colour(&self, b: &ClickBoard<B>) -> bool {
+        b.planes[..self.colours].iter().any(|&p| {
+            let Some(seed) = p.first() else {
+                return false;
+            };
+            (p.count() == 1 || p.without(self.geom.neighbours(p)).is_empty())
+                && self.geom.flood(B::single(seed), p) == p
+                && self.clickable(p)
+        })
     }
 
     /// The click describing `group` (of 0-based colour `c`, `size` tiles).
