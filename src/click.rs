@@ -46,6 +46,47 @@
 //! change nothing else. In any solution, deleting those clicks and clicking `G` first
 //! instead gives a solution no longer. (Clicking `G` must leave no run too small to click
 //! under the smallest-group rule: checked.)
+//!
+//! ## Children that cannot lower the bound (only when columns move)
+//! When columns move the bound is the colours left, and only a click that takes a whole
+//! colour lowers it. So a position in which no colour is one clickable group needs a click
+//! more than its bound, and a search with no slack left at a child that keeps every colour
+//! can drop it when no colour of it is whole. The search used to build every such child to
+//! find out, and dropped nearly all (on the seed dust board 98% of the children of its
+//! last iteration). [`ClickGame::bounded_successors`] tells most of them from the parent:
+//!
+//! - **the moved region**: in a *settled* position ([`ClickGame::is_settled`]: as the
+//!   sideways step leaves it, which every position a click makes is), clicking a group
+//!   changes only the cells of [`ClickGame::moved_region`]. Gravity changes only the
+//!   group's columns, from the group's lowest cell in each up. Under the dust squeeze, a
+//!   half the group does not touch is not changed at all; in a half it touches, with `y0`
+//!   the group's lowest row there, rows below `y0` keep their tiles (gravity changed
+//!   nothing there) and were squeezed already; in a row at or above `y0` the cells between
+//!   the group's innermost column and the centre hold the same as before: where the row
+//!   had tiles there, it had tiles all the way to the centre (settled), gravity did not
+//!   touch those columns and the squeeze keeps a tile with only tiles between it and the
+//!   centre where it is; where it had none, the cells farther out were empty too, and so
+//!   were all cells above them (gravity), so nothing can fall or slide in. With columns
+//!   closing left, gravity alone unless a column empties, and then every column from the
+//!   group's first one on.
+//! - **a part out of reach**: a part `P` (a maximal 4-connected set of one colour) other
+//!   than the clicked group, with neither a cell in the moved region nor a neighbour in it,
+//!   is a part of the child too: its cells and its neighbours' cells hold what they held,
+//!   and those neighbours were not of its colour. If its colour has another part (which
+//!   loses no tile: only the group's tiles go), that colour is not whole in the child.
+//!
+//! - **no tile that moves**: a tile that moves leaves a cell of the region and lands in
+//!   one, so a colour with no tile in the region (the group's aside) has no tile that
+//!   moves; every part of it lies outside the region, and the cells beside it that are
+//!   in the region do not get its colour: its parts stay apart.
+//!
+//! So when every colour has two parts or more and one of them out of the click's reach or
+//! none of its tiles in the region, the child has no whole colour, needs at least the
+//! bound plus one, and is not built. The children that are built (a fifth of them turn
+//! out to have a whole colour on the seed dust board) are checked whole before they are
+//! handed to the search, which would otherwise hash, probe and store each to drop it.
+//! `tests/engine_vs_reference.rs` checks the moved region cell by cell, and that no child
+//! left out has a whole clickable colour, against the reference simulator.
 
 use std::sync::Arc;
 
@@ -71,6 +112,8 @@ pub struct Geometry<B> {
     /// `y` with `l` tiles ending at column `m-1` and `r` tiles starting at column `m`.
     squeezed: Vec<B>,
     half: usize,
+    /// `from_row[y]`: every cell in row `y` or above (`from_row[H]` is empty).
+    from_row: Vec<B>,
 }
 
 impl<B: Bits> Geometry<B> {
@@ -115,6 +158,10 @@ impl<B: Bits> Geometry<B> {
                 }
             }
         }
+        let mut from_row = vec![B::EMPTY; height + 1];
+        for y in (0..height).rev() {
+            from_row[y] = from_row[y + 1] | rows[y];
+        }
         Geometry {
             width,
             height,
@@ -126,6 +173,7 @@ impl<B: Bits> Geometry<B> {
             smear,
             squeezed,
             half,
+            from_row,
         }
     }
 
@@ -264,6 +312,104 @@ impl EdgeTerms {
             0
         };
         [side(0), side(1), joint]
+    }
+}
+
+/// The most parts [`Parts`] holds; a position with more is searched without it.
+const PARTS_MAX: usize = 64;
+
+/// Every part (4-connected set of one colour's tiles, clickable or not) of a settled
+/// position ([`ClickGame::is_settled`]), colour by colour, each colour's parts in the
+/// order of their lowest cell: for telling, without building a child, that no colour of
+/// it can be whole ([`Parts::may_leave_whole`]).
+struct Parts<B> {
+    sets: [B; PARTS_MAX],
+    colour: [u8; PARTS_MAX],
+    n: usize,
+    /// Colour `c`'s parts are `sets[start[c]..start[c + 1]]`.
+    start: [u8; MAX_COLOURS + 1],
+    /// The colours with one part, with two, and with two or more (bit `c` for colour `c`).
+    one: u32,
+    two: u32,
+    more: u32,
+}
+
+impl<B: Bits> Parts<B> {
+    /// The parts of `s`, or `None` if `s` is not settled or has more than
+    /// [`PARTS_MAX`] parts.
+    fn of(game: &ClickGame<B>, s: &ClickBoard<B>) -> Option<Self> {
+        if !game.is_settled(s) {
+            return None;
+        }
+        let mut p = Parts {
+            sets: [B::EMPTY; PARTS_MAX],
+            colour: [0; PARTS_MAX],
+            n: 0,
+            start: [0; MAX_COLOURS + 1],
+            one: 0,
+            two: 0,
+            more: 0,
+        };
+        for (c, &plane) in s.planes[..game.colours].iter().enumerate() {
+            p.start[c] = p.n as u8;
+            let mut seeds = plane;
+            while let Some(i) = seeds.first() {
+                if p.n == PARTS_MAX {
+                    return None;
+                }
+                let part = game.geom.flood(B::single(i), plane);
+                seeds = seeds.without(part);
+                p.sets[p.n] = part;
+                p.colour[p.n] = c as u8;
+                p.n += 1;
+            }
+            let k = p.n - p.start[c] as usize;
+            p.one |= u32::from(k == 1) << c;
+            p.two |= u32::from(k == 2) << c;
+            p.more |= u32::from(k >= 2) << c;
+        }
+        p.start[game.colours] = p.n as u8;
+        Some(p)
+    }
+
+    /// Can some colour be one part after clicking part `i` (of colour `c`, in the
+    /// columns `x0..=x1`) of `s`? `false` is a proof that it cannot: a colour left with
+    /// two parts or more, one of which neither lies in nor touches the cells the click
+    /// may change, keeps that part as a part of its own.
+    #[inline]
+    fn may_leave_whole(
+        &self,
+        game: &ClickGame<B>,
+        s: &ClickBoard<B>,
+        i: usize,
+        (x0, x1): (usize, usize),
+    ) -> bool {
+        let c = self.colour[i] as usize;
+        if self.one & !(1 << c) != 0 || self.two & (1 << c) != 0 {
+            return true; // a colour whole already (it may stay so)
+        }
+        let group = self.sets[i];
+        let moved = game.moved_region(s, group, x0, x1);
+        let reach = moved | game.geom.neighbours(moved);
+        // a colour of two parts or more (besides the group) with a tile that may move,
+        // and no part out of the click's reach
+        let mut more = self.more;
+        while more != 0 {
+            let d = more.trailing_zeros() as usize;
+            more &= more - 1;
+            if !s.planes[d].without(group).meets(moved) {
+                continue;
+            }
+            let (a, b) = (self.start[d] as usize, self.start[d + 1] as usize);
+            if self.sets[a..b]
+                .iter()
+                .enumerate()
+                .all(|(j, p)| a + j == i || p.meets(reach))
+            {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -537,6 +683,73 @@ impl<B: Bits> ClickGame<B> {
         }
     }
 
+    /// Is `b` as the sideways step leaves a position (every row squeezed toward the
+    /// centre, or no empty column left of a tile)? Every position a click makes is; a
+    /// board as given need not be.
+    pub fn is_settled(&self, b: &ClickBoard<B>) -> bool {
+        let g = &self.geom;
+        let h = g.height as u32;
+        match self.rules.sideways {
+            Sideways::None => true,
+            Sideways::Left => {
+                let cols = g.column_set(b.occupied);
+                cols & cols.wrapping_add(1) == 0
+            }
+            Sideways::Centre => {
+                // every tile of the left half but its last column has a tile to its
+                // right, every tile of the right half but its first column one to its left
+                let m = g.half;
+                let left = B::low(m * g.height);
+                let (occ_l, occ_r) = (b.occupied & left, b.occupied.without(left));
+                let centre_l = if m > 0 { g.cols[m - 1] } else { B::EMPTY };
+                occ_l.without(centre_l).without(occ_l.shr(h)).is_empty()
+                    && occ_r.without(g.cols[m]).without(occ_r.shl(h)).is_empty()
+            }
+        }
+    }
+
+    /// The cells whose content clicking `group` (in the columns `x0..=x1`) in the settled
+    /// position `b` ([`ClickGame::is_settled`]) may change: every other cell holds after
+    /// the click what it holds now (module docs, "Children that cannot lower the bound").
+    #[inline]
+    pub fn moved_region(&self, b: &ClickBoard<B>, group: B, x0: usize, x1: usize) -> B {
+        debug_assert!(self.is_settled(b));
+        let g = &self.geom;
+        let h = g.height;
+        // Cells at or above the group's lowest row in the columns `xa..=xb`.
+        let above = |xa: usize, xb: usize| {
+            let mut low = h;
+            for x in xa..=xb {
+                low = low.min(self.column_bits(group, x).trailing_zeros() as usize);
+            }
+            g.from_row[low]
+        };
+        match self.rules.sideways {
+            Sideways::None => above(x0, x1) & g.column_span(x0, x1),
+            Sideways::Left => {
+                if (x0..=x1).any(|x| (b.occupied & g.cols[x]).without(group).is_empty()) {
+                    // a column empties: every column from the group's first on may move
+                    g.all.without(B::low(x0 * h))
+                } else {
+                    above(x0, x1) & g.column_span(x0, x1)
+                }
+            }
+            Sideways::Centre => {
+                let m = g.half;
+                let mut region = B::EMPTY;
+                if x0 < m {
+                    let xb = x1.min(m - 1);
+                    region |= above(x0, xb) & B::low((xb + 1) * h);
+                }
+                if x1 >= m {
+                    let xa = x0.max(m);
+                    region |= above(xa, x1) & g.all.without(B::low(xa * h));
+                }
+                region
+            }
+        }
+    }
+
     /// A group that some optimal solution clicks first (see the module docs), if there is
     /// one: a whole run of a colour with nothing resting on it, when columns never move.
     pub fn forced_group(&self, b: &ClickBoard<B>) -> Option<(Click, B)> {
@@ -667,6 +880,69 @@ impl<B: Bits> ClickGame<B> {
         } else {
             pruned.min(total)
         }
+    }
+
+    /// [`Puzzle::bounded_successors`] where columns move and the children that keep every
+    /// colour have no slack (the bound they may have is the colour bound `total` of `s`):
+    /// those in which no colour can be whole need one more (module docs, "Children that
+    /// cannot lower the bound"), and are told from the parts of `s` without being built.
+    /// (No edge bound and no forced moves where columns move.) `None` where [`Parts`]
+    /// cannot be had. Kept out of line, away from the search where columns stay.
+    #[inline(never)]
+    fn children_in_reach(
+        &self,
+        s: &ClickBoard<B>,
+        total: u32,
+        out: &mut Vec<(Click, ClickBoard<B>, u32)>,
+    ) -> Option<u32> {
+        let parts = Parts::of(self, s)?;
+        let max_bound = total;
+        let mut pruned = INFINITE;
+        for i in 0..parts.n {
+            let (c, group) = (parts.colour[i] as usize, parts.sets[i]);
+            if !self.clickable(group) {
+                continue;
+            }
+            let left = (s.planes[c].count() - group.count()) as usize;
+            let h = if left == 0 {
+                total - 1
+            } else if left < self.rules.min_group as usize {
+                INFINITE
+            } else {
+                total
+            };
+            let click = self.click_of(group, c, group.count());
+            if h > max_bound {
+                pruned = pruned.min(h);
+            } else if h == max_bound
+                && !parts.may_leave_whole(self, s, i, (click.x0 as usize, click.x1 as usize))
+            {
+                pruned = pruned.min(h + 1);
+            } else {
+                let child = self.remove(s, group, click.colour);
+                if h == max_bound && !self.has_whole_colour(&child) {
+                    pruned = pruned.min(h + 1);
+                    continue;
+                }
+                out.push((click, child, h));
+            }
+        }
+        Some(pruned)
+    }
+
+    /// Is some colour of `b` one clickable group (when columns move, the clicks that
+    /// lower the bound)? The same answer as [`Puzzle::can_lower_bound`] there, sooner
+    /// where a colour has a tile with no neighbour of its colour.
+    #[inline]
+    fn has_whole_colour(&self, b: &ClickBoard<B>) -> bool {
+        b.planes[..self.colours].iter().any(|&p| {
+            let Some(seed) = p.first() else {
+                return false;
+            };
+            (p.count() == 1 || p.without(self.geom.neighbours(p)).is_empty())
+                && self.geom.flood(B::single(seed), p) == p
+                && self.clickable(p)
+        })
     }
 
     /// The click describing `group` (of 0-based colour `c`, `size` tiles).
@@ -964,6 +1240,11 @@ impl<B: Bits> Puzzle for ClickGame<B> {
         let start = out.len();
         if max_bound < total {
             return self.bound_lowering_children(s, total, out);
+        }
+        if !self.rules.columns_fixed() && max_bound == total {
+            if let Some(pruned) = self.children_in_reach(s, total, out) {
+                return pruned;
+            }
         }
         let mut pruned = INFINITE;
         let edge = self.edge_terms(s);

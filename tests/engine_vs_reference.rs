@@ -556,3 +556,157 @@ fn edge_bound_is_admissible_on_small_former_boards() {
         "the joint edge bound never rose above both edges'"
     );
 }
+
+/// What [`moved_region_and_left_out_children`] saw over its positions: children the
+/// engine's filter left out without building them.
+#[derive(Default)]
+struct MovedCounts {
+    left_out: usize,
+}
+
+/// At every position of a random line of play (engine and reference side by side):
+/// `is_settled` says whether the reference's sideways step would leave the position as it
+/// is; in a settled position, every cell outside `moved_region` of a click holds the same
+/// after the click (by the reference); and where columns move, every child that keeps
+/// every colour and that [`Puzzle::bounded_successors`] leaves out at no slack has no
+/// colour the reference finds whole and clickable (so it needs a click more).
+fn moved_region_and_left_out_children<B: Bits>(
+    game: &ClickGame<B>,
+    start: ClickBoard<B>,
+    r0: &RefBoard,
+    rules: &Rules,
+    rng: &mut Rng,
+    counts: &mut MovedCounts,
+) -> Result<(), TestCaseError> {
+    let mut kids = Vec::new();
+    play_checking(game, start, r0, rules, rng, |b, r, _| {
+        let settled = r.remove(&BTreeSet::new(), rules) == *r;
+        prop_assert_eq!(game.is_settled(b), settled, "is_settled at {}", r.inline());
+        if !settled {
+            return Ok(());
+        }
+        for group in r.clickable_groups(rules) {
+            let after = r.remove(&group, rules);
+            let (x, y) = *group.iter().next().unwrap();
+            let (click, bits) = game.legal_click(b, x, y).unwrap();
+            let region = game.moved_region(b, bits, click.x0 as usize, click.x1 as usize);
+            for cx in 0..r.width() {
+                for cy in 0..r.height() {
+                    if !region.has(game.geom.index(cx, cy)) {
+                        prop_assert_eq!(
+                            after.get(cx, cy),
+                            r.get(cx, cy),
+                            "cell ({},{}) outside the region of the click ({},{}) changed on {}",
+                            cx,
+                            cy,
+                            x,
+                            y,
+                            r.inline()
+                        );
+                    }
+                }
+            }
+        }
+        let total = game.clicks_bound(b);
+        if rules.columns_fixed() || total >= INFINITE - 1 {
+            return Ok(());
+        }
+        kids.clear();
+        let pruned = game.bounded_successors(b, total, &mut kids);
+        let built: Vec<_> = kids.iter().map(|k| k.0).collect();
+        for group in r.clickable_groups(rules) {
+            let (x, y) = *group.iter().next().unwrap();
+            let (click, _) = game.legal_click(b, x, y).unwrap();
+            let after = r.remove(&group, rules);
+            if after.colours_left() < r.colours_left() || built.contains(&click) {
+                continue;
+            }
+            let count = |colour: u8| {
+                (0..after.width())
+                    .flat_map(|cx| (0..after.height()).map(move |cy| (cx, cy)))
+                    .filter(|&(cx, cy)| after.get(cx, cy) == colour)
+                    .count()
+            };
+            let stuck = (0..after.width())
+                .flat_map(|cx| (0..after.height()).map(move |cy| (cx, cy)))
+                .map(|(cx, cy)| after.get(cx, cy))
+                .any(|c| c != EMPTY && (count(c) as u32) < rules.min_group);
+            if stuck {
+                continue; // left out as unclearable, not by the filter
+            }
+            // left out at no slack: no colour may be whole and clickable
+            counts.left_out += 1;
+            prop_assert!(
+                pruned > total,
+                "left out with a bound of {} <= {}",
+                pruned,
+                total
+            );
+            for g in after.clickable_groups(rules) {
+                let (gx, gy) = *g.iter().next().unwrap();
+                let colour = after.get(gx, gy);
+                prop_assert!(
+                    g.len() < count(colour),
+                    "the click ({},{}) was left out, but leaves colour {} whole on {}",
+                    x,
+                    y,
+                    colour,
+                    r.inline()
+                );
+            }
+        }
+        Ok(())
+    })
+}
+
+struct Moved<'a> {
+    r: &'a RefBoard,
+    rules: Rules,
+    rng: &'a mut Rng,
+    counts: &'a mut MovedCounts,
+}
+
+impl WithEngine for Moved<'_> {
+    type Output = Result<(), TestCaseError>;
+    fn run<B: Bits>(self, game: ClickGame<B>, board: ClickBoard<B>) -> Self::Output {
+        moved_region_and_left_out_children(&game, board, self.r, &self.rules, self.rng, self.counts)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// [`moved_region_and_left_out_children`] on random boards under every rule set.
+    #[test]
+    fn moved_region_holds_every_change(
+        (_game, rules) in rules_strategy(),
+        w in 1usize..=10,
+        h in 1usize..=8,
+        colours in 1usize..=5,
+        holes in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng(seed);
+        let r = random_board(&mut rng, w, h, colours, holes);
+        let mut counts = MovedCounts::default();
+        dispatch(&grid_of(&r), rules, Moved { r: &r, rules, rng: &mut rng, counts: &mut counts })
+            .map_err(|e| TestCaseError::fail(e.to_string()))??;
+    }
+}
+
+/// The check above is not vacuous: on dust-sized boards (8×6, 5 colours) under the dust
+/// rules, the filter leaves children out, and every one has no whole colour.
+#[test]
+fn dust_children_left_out_have_no_whole_colour() {
+    let rules = Game::Dust.rules().unwrap();
+    let mut rng = Rng(0xd057_f11e);
+    let mut counts = MovedCounts::default();
+    for case in 0..40 {
+        let r = random_board(&mut rng, 8, 6, 3 + case % 3, case % 5 == 0);
+        let grid = grid_of(&r);
+        let (game, board) = ClickGame::<u64>::new(&grid, rules).unwrap();
+        moved_region_and_left_out_children(&game, board, &r, &rules, &mut rng, &mut counts)
+            .unwrap_or_else(|e| panic!("case {case}: {e}"));
+    }
+    assert!(counts.left_out > 100, "left out only {}", counts.left_out);
+}
