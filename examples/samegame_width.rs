@@ -8,11 +8,12 @@
 //! `BUILD` overrides [`tumble::samegame::Weights::build`]. Prints each position's score,
 //! then the total and the time.
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Instant;
 
-use tumble::grid::Grid;
-use tumble::samegame::{self, Board, Goal};
+use tumble::samegame::{self, Goal};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -27,21 +28,11 @@ fn main() {
     if let Some(b) = args.get(5) {
         w.build = b.parse().expect("a build count");
     }
-    // The boards: the rows after each `problem NN` line.
-    let mut boards: Vec<String> = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        if line.starts_with("problem") {
-            boards.push(String::new());
-        } else if let Some(b) = boards.last_mut().filter(|_| !line.trim().is_empty()) {
-            b.push_str(line.trim());
-            b.push('\n');
-        }
-    }
+    let boards = common::problems(&text);
     let (mut total, t0) = (0, Instant::now());
     for p in args[4].split(',') {
         let p: usize = p.parse().expect("a position number");
-        let grid: Grid = boards[p - 1].parse().expect("a board");
-        let board = Board::from_grid(&grid).expect("a SameGame board");
+        let board = boards[p - 1];
         let floor = AtomicI64::new(i64::MIN);
         samegame::beam(
             &board,

@@ -115,7 +115,8 @@ pub struct SearchArgs {
     /// Skip the proof: anytime search only.
     #[arg(long)]
     pub no_proof: bool,
-    /// The anytime algorithm: beam searches of doubling width, or NRPA.
+    /// The anytime algorithm: beam searches of doubling width, or NRPA (on SameGame and
+    /// Clickomania boards up to 16×16, the byte engine's of either).
     #[arg(long, value_enum, default_value = "beam")]
     pub anytime: tumble::search::anytime::Method,
 }

@@ -42,6 +42,11 @@
 //! - [`portfolio`]: several searches side by side with different rankings. Beam results
 //!   swing widely with small changes, so the best of two different searches at half the
 //!   time each beats either alone at full time (standard20 #1–8, 5 s: +5–10%).
+//! - [`nrpa`] and [`nmcs`] (module `nested`): nested rollout policy adaptation with the
+//!   tabu rule as a prior, and nested Monte-Carlo search, on the same engine (`tumble
+//!   --anytime nrpa`). At 60 s per position they are level with the portfolio on some
+//!   positions and well above or below it on others (see the README), so the portfolio
+//!   stays the default.
 //!
 //! Moves are reported as cell indices of the board they are played on; [`Board::xy`]
 //! turns one into `(x, y)` for the engine-independent front ends.
@@ -54,6 +59,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::grid::Grid;
+
+mod nested;
+pub use nested::{nmcs, nrpa, Code, Nrpa, Start};
 
 /// The largest board side (columns and rows).
 pub const SIDE: usize = 16;
@@ -209,6 +217,14 @@ impl Board {
     /// index: the union keeps the smaller root), which holds the group's size and last
     /// column.
     pub fn forest(&self, f: &mut Forest) {
+        self.forest_with(f, |_| {});
+    }
+
+    /// [`Board::forest`], calling `started` with every tile that starts a tree (no tile of
+    /// its colour below it), in cell order: every root is one, so a caller that wants the
+    /// roots checks these instead of every cell.
+    #[inline(always)]
+    fn forest_with(&self, f: &mut Forest, mut started: impl FnMut(u8)) {
         let w = self.width as usize;
         for x in 0..w {
             let base = x * SIDE;
@@ -225,6 +241,7 @@ impl Board {
                 } else {
                     f.size[i] = 1;
                     f.x1[i] = xb;
+                    started(i as u8);
                 }
                 f.parent[i] = r;
                 // Left: an empty cell holds 0, never a colour.

@@ -14,8 +14,9 @@
 //!   on small boards; on boards too big for it, the anytime search until the time limit.
 //!
 //! Under SameGame and Clickomania rules (any group, columns closing left) on boards up to
-//! 16×16, the anytime search of every objective is [`samegame`]'s beam search; a fewest-
-//! moves search that finds no line clearing the board answers with the fewest tiles left.
+//! 16×16, the anytime search of every objective is [`samegame`]'s beam search (or its NRPA,
+//! with [`Method::Nrpa`]); a fewest-moves search that finds no line clearing the board
+//! answers with the fewest tiles left.
 //!
 //! [`replay`] plays a given move list (the `check` command) and [`generate`] makes random
 //! boards.
@@ -236,11 +237,9 @@ fn solve_click<B: Bits>(
             .to_string()
     });
     let scored = Objectived::new(game, objective);
-    // SameGame and Clickomania rules on a board the byte engine holds: its beam search is
-    // the anytime search, for every objective.
-    let fast = (setup.rules.clickable == Clickable::Any
-        && setup.rules.sideways == Sideways::Left
-        && setup.anytime == Method::Beam)
+    // SameGame and Clickomania rules on a board the byte engine holds: its beam search (or
+    // with `--anytime nrpa` its NRPA) is the anytime search, for every objective.
+    let fast = (setup.rules.clickable == Clickable::Any && setup.rules.sideways == Sideways::Left)
         .then(|| samegame::Board::from_grid(grid))
         .flatten();
     let (mut moves, mut proven, mut lower, mut nodes) = match objective {
@@ -590,20 +589,22 @@ fn anytime_search<B: Bits>(
     opts: &SearchOptions,
 ) {
     match fast {
-        Some(fb) => fast_search(q, start, fb, threads, ctl, opts),
+        Some(fb) => fast_search(q, start, fb, setup.anytime, threads, ctl, opts),
         None => {
             anytime(q, start, setup.anytime, threads, ctl);
         }
     }
 }
 
-/// The byte engine's portfolio ([`samegame::portfolio`]) from `fb` (the position `start`
-/// in that engine) for `q`'s objective, on `threads` threads until `opts`' stop flag or
-/// deadline: every line it finds is replayed into clicks and offered to `ctl`.
+/// The byte engine's portfolio ([`samegame::portfolio`]), or with [`Method::Nrpa`] its
+/// NRPA ([`samegame::nrpa`], one per thread, restarted until the deadline), from `fb` (the
+/// position `start` in that engine) for `q`'s objective, on `threads` threads until `opts`'
+/// stop flag or deadline: every line it finds is replayed into clicks and offered to `ctl`.
 fn fast_search<B: Bits>(
     q: &Objectived<B>,
     start: &ClickBoard<B>,
     fb: &samegame::Board,
+    method: Method,
     threads: usize,
     ctl: &Control<Click>,
     opts: &SearchOptions,
@@ -627,16 +628,35 @@ fn fast_search<B: Bits>(
         }
         ctl.offer(value, &line);
     };
-    samegame::portfolio(
-        fb,
-        game.rules.min_group as u16,
-        &samegame::default_sets(goal),
-        threads,
-        usize::MAX,
-        &found,
-        &opts.stop,
-        opts.deadline(),
-    );
+    let min_group = game.rules.min_group as u16;
+    match method {
+        Method::Beam => {
+            samegame::portfolio(
+                fb,
+                min_group,
+                &samegame::default_sets(goal),
+                threads,
+                usize::MAX,
+                &found,
+                &opts.stop,
+                opts.deadline(),
+            );
+        }
+        Method::Nrpa => {
+            samegame::nrpa(
+                samegame::Start::at(fb),
+                min_group,
+                goal,
+                &samegame::Nrpa::default(),
+                threads,
+                None,
+                &std::sync::atomic::AtomicI64::new(i64::MIN),
+                &found,
+                &opts.stop,
+                opts.deadline(),
+            );
+        }
+    }
 }
 
 /// Fewest tiles left or highest score: a greedy answer at once, then on boards small

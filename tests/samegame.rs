@@ -9,7 +9,7 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Mutex;
 
 use common::{best_score, bfs_optimum, fewest_tiles, random_board, RefBoard, Rng, EMPTY};
@@ -17,7 +17,9 @@ use tumble::click::ClickGame;
 use tumble::grid::Grid;
 use tumble::objective::value_of;
 use tumble::rules::{Game, Objective};
-use tumble::samegame::{self, points, rollout, Board, Goal, Groups, Weights, TILE, UNCLEARED};
+use tumble::samegame::{
+    self, points, rollout, Board, Code, Goal, Groups, Nrpa, Start, Weights, TILE, UNCLEARED,
+};
 
 fn grid_of(r: &RefBoard) -> Grid {
     r.rows_top().join("\n").parse().unwrap()
@@ -241,7 +243,7 @@ fn a_beam_cut_short_offers_a_playout() {
         let v = rollout(&b, 2, Goal::Score, &mut groups, &mut want);
         let lines = Mutex::new(Vec::new());
         let found = |v: i64, cells: &[u8]| lines.lock().unwrap().push((v, cells.to_vec()));
-        let floor = std::sync::atomic::AtomicI64::new(i64::MIN);
+        let floor = AtomicI64::new(i64::MIN);
         let stop = AtomicBool::new(false);
         let w = samegame::default_sets(Goal::Score)[0];
         let now = std::time::Instant::now();
@@ -351,4 +353,114 @@ fn clearing_beams_report_legal_lines_and_wide_ones_find_the_optimum() {
         cleared > 5 && stuck > 5,
         "both kinds of board: {cleared} {stuck}"
     );
+}
+
+/// NRPA (from the start, or from a prefix, seeded with a tabu playout's line) and nested
+/// Monte-Carlo search report legal lines worth what they say, by the reference simulator
+/// and the bitboard engine's objectives, the best of them the value the search ends with; a
+/// seeded NRPA never ends below its seed, and NMCS returns a line worth what it says.
+#[test]
+fn nested_searches_report_legal_lines_worth_their_value() {
+    let mut rng = Rng(29);
+    let mut groups = Groups::default();
+    for case in 0..30 {
+        let (w, h) = (2 + rng.below(7), 2 + rng.below(7));
+        let colours = 2 + rng.below(4);
+        let r = random_board(&mut rng, w, h, colours, false);
+        let b = fast(&r);
+        // A prefix: the first move of a tabu playout, when there is one.
+        let mut first = Vec::new();
+        rollout(&b, 2, Goal::Score, &mut groups, &mut first);
+        let (prefix, from, value) = match first.first() {
+            Some(&m) if case % 2 == 1 => {
+                b.groups(&mut groups);
+                let id = groups.list.iter().position(|g| g.seed == m).unwrap();
+                let mut c = b;
+                c.remove(&groups, id);
+                (vec![m], c, points(groups.list[id].size))
+            }
+            _ => (Vec::new(), b, 0),
+        };
+        let start = Start {
+            board: &from,
+            prefix: &prefix,
+            value,
+        };
+        let mut seed = Vec::new();
+        let seeded = value + rollout(&from, 2, Goal::Score, &mut groups, &mut seed);
+        let set = Nrpa {
+            level: 2,
+            iterations: 8,
+            code: [Code::Cell, Code::CellSize][case % 2],
+            size: 0.1,
+            ..Nrpa::default()
+        };
+        let lines = Mutex::new(Vec::new());
+        let found = |v: i64, cells: &[u8]| lines.lock().unwrap().push((v, cells.to_vec()));
+        let stop = AtomicBool::new(false);
+        let floor = AtomicI64::new(i64::MIN);
+        let seed = (case % 3 != 0).then_some(&seed[..]);
+        let playouts = samegame::nrpa(
+            start,
+            2,
+            Goal::Score,
+            &set,
+            2,
+            seed,
+            &floor,
+            &found,
+            &stop,
+            None,
+        );
+        assert_eq!(playouts, 2 * 8 * 8, "two threads, each a level 2 of 8 × 8");
+        let nrpa_lines = std::mem::take(&mut *lines.lock().unwrap());
+        let best = floor.load(Ordering::Relaxed);
+        assert_eq!(
+            nrpa_lines.iter().map(|l| l.0).max(),
+            Some(best),
+            "case {case}"
+        );
+        if seed.is_some() {
+            assert!(
+                best >= seeded,
+                "case {case}: {best} below the seed's {seeded}"
+            );
+        }
+        let floor = AtomicI64::new(i64::MIN);
+        let (v, moves) = samegame::nmcs(
+            start,
+            2,
+            Goal::Score,
+            1 + case % 2,
+            &floor,
+            &found,
+            &stop,
+            None,
+        );
+        let mut line = prefix.clone();
+        line.extend(&moves);
+        assert_eq!(reference_score(&r, &line), Some(value + v), "case {case}");
+        assert_eq!(floor.load(Ordering::Relaxed), value + v, "case {case}");
+        // Both search in parallel (NRPA on two threads, NMCS's top level on the rayon
+        // pool), so lines may be reported out of order: the best is the floor.
+        let nmcs_lines = lines.into_inner().unwrap();
+        assert_eq!(
+            nmcs_lines.iter().map(|l| l.0).max(),
+            Some(value + v),
+            "case {case}"
+        );
+        for lines in [nrpa_lines, nmcs_lines] {
+            for (v, cells) in &lines {
+                assert!(cells.starts_with(&prefix));
+                assert_eq!(reference_score(&r, cells), Some(*v), "case {case}");
+                if w * h <= 64 {
+                    assert_eq!(
+                        generic_value(&r, Goal::Score, cells),
+                        Some(*v),
+                        "case {case}"
+                    );
+                }
+            }
+        }
+    }
 }
