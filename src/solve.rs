@@ -633,6 +633,19 @@ fn fast_search<B: Bits>(
         ctl.offer(value, &line);
     };
     let min_group = game.rules.min_group as u16;
+    let sets = samegame::default_sets(goal);
+    let portfolio = |found: &samegame::Found, deadline: Option<Instant>| {
+        samegame::portfolio(
+            fb,
+            min_group,
+            &sets,
+            threads,
+            usize::MAX,
+            found,
+            &opts.stop,
+            deadline,
+        )
+    };
     match method {
         Method::Beam if goal == samegame::Goal::Score && opts.deadline().is_some() => {
             // The portfolio for a tenth of the time, then NRPA from its best line to the
@@ -651,16 +664,7 @@ fn fast_search<B: Bits>(
                 }
                 found(value, cells);
             };
-            samegame::portfolio(
-                fb,
-                min_group,
-                &samegame::default_sets(goal),
-                threads,
-                usize::MAX,
-                &keep,
-                &opts.stop,
-                Some(part),
-            );
+            portfolio(&keep, Some(part));
             let (value, line) = best.into_inner().expect("no panics");
             let set = samegame::Nrpa {
                 size: 0.0,
@@ -681,16 +685,7 @@ fn fast_search<B: Bits>(
             );
         }
         Method::Beam => {
-            samegame::portfolio(
-                fb,
-                min_group,
-                &samegame::default_sets(goal),
-                threads,
-                usize::MAX,
-                &found,
-                &opts.stop,
-                opts.deadline(),
-            );
+            portfolio(&found, opts.deadline());
         }
         Method::Nrpa => {
             samegame::nrpa(
