@@ -13,7 +13,7 @@
 
 mod common;
 
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64};
 use std::time::{Duration, Instant};
 
 use tumble::samegame::{self, Board, Code, Goal, Nrpa, Start};
@@ -98,9 +98,7 @@ fn main() {
                     )
                 });
             }
-            "portfolio" | "seeded" => {
-                let part = if method == "seeded" { frac } else { 1.0 };
-                let d = time.map(|s| t + Duration::from_secs_f64(s * part));
+            "portfolio" => {
                 samegame::portfolio(
                     &board,
                     2,
@@ -109,25 +107,23 @@ fn main() {
                     usize::MAX,
                     &found,
                     &stop,
-                    d,
+                    deadline,
                 );
-                // The portfolio keeps its own floor: the best line it reported.
-                let line = best.lock().unwrap().1.clone();
-                floor.store(replay(&board, &line), Ordering::Relaxed);
-                if method == "seeded" {
-                    playouts = samegame::nrpa(
-                        Start::at(&board),
-                        2,
-                        Goal::Score,
-                        &set,
-                        threads,
-                        Some(&line),
-                        &floor,
-                        &found,
-                        &stop,
-                        deadline,
-                    );
-                }
+            }
+            "seeded" => {
+                // the search `tumble` runs for the score with a deadline
+                playouts = samegame::seeded(
+                    &board,
+                    2,
+                    Goal::Score,
+                    &samegame::default_sets(Goal::Score),
+                    &set,
+                    threads,
+                    &found,
+                    &stop,
+                    time.map(|s| t + Duration::from_secs_f64(s * frac)),
+                    deadline,
+                );
             }
             "hybrid" => {
                 // The playout beam on one thread, NRPA on the others.

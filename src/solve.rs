@@ -600,8 +600,10 @@ fn anytime_search<B: Bits>(
     }
 }
 
-/// The byte engine's portfolio ([`samegame::portfolio`]), or with [`Method::Nrpa`] its
-/// NRPA ([`samegame::nrpa`], one per thread, restarted until the deadline), from `fb` (the
+/// The byte engine's portfolio ([`samegame::portfolio`]; for the score with a deadline,
+/// [`samegame::seeded`]: the portfolio for [`SEEDED_PART`] of the time, then NRPA from its
+/// line), or with [`Method::Nrpa`] its NRPA ([`samegame::nrpa`], one per thread,
+/// restarted until the deadline), from `fb` (the
 /// position `start` in that engine) for `q`'s objective, on `threads` threads until `opts`'
 /// stop flag or deadline: every line it finds is replayed into clicks and offered to `ctl`.
 fn fast_search<B: Bits>(
@@ -634,58 +636,41 @@ fn fast_search<B: Bits>(
     };
     let min_group = game.rules.min_group as u16;
     let sets = samegame::default_sets(goal);
-    let portfolio = |found: &samegame::Found, deadline: Option<Instant>| {
-        samegame::portfolio(
-            fb,
-            min_group,
-            &sets,
-            threads,
-            usize::MAX,
-            found,
-            &opts.stop,
-            deadline,
-        )
-    };
     match method {
         Method::Beam if goal == samegame::Goal::Score && opts.deadline().is_some() => {
-            // The portfolio for a tenth of the time, then NRPA from its best line to the
-            // deadline (the line keeps a clearing bonus NRPA alone may miss, and NRPA
-            // improves on it where the beam stalls).
+            // The portfolio for a tenth of the time, then NRPA from its best line.
             let deadline = opts.deadline().expect("a deadline");
             let now = Instant::now();
             let part = now + deadline.saturating_duration_since(now).mul_f64(SEEDED_PART);
-            let best = Mutex::new((i64::MIN, Vec::new()));
-            let keep = |value: i64, cells: &[u8]| {
-                {
-                    let mut b = best.lock().expect("no panics");
-                    if value > b.0 {
-                        *b = (value, cells.to_vec());
-                    }
-                }
-                found(value, cells);
-            };
-            portfolio(&keep, Some(part));
-            let (value, line) = best.into_inner().expect("no panics");
             let set = samegame::Nrpa {
                 size: 0.0,
                 code: samegame::Code::Cell,
                 ..samegame::Nrpa::default()
             };
-            samegame::nrpa(
-                samegame::Start::at(fb),
+            samegame::seeded(
+                fb,
                 min_group,
                 goal,
+                &sets,
                 &set,
                 threads,
-                (value > i64::MIN).then_some(&line[..]),
-                &std::sync::atomic::AtomicI64::new(value),
                 &found,
                 &opts.stop,
+                Some(part),
                 Some(deadline),
             );
         }
         Method::Beam => {
-            portfolio(&found, opts.deadline());
+            samegame::portfolio(
+                fb,
+                min_group,
+                &sets,
+                threads,
+                usize::MAX,
+                &found,
+                &opts.stop,
+                opts.deadline(),
+            );
         }
         Method::Nrpa => {
             samegame::nrpa(

@@ -21,18 +21,22 @@
 //! Every line better than the shared `floor` goes to `found`, with the moves of `prefix`
 //! (the line from the position the caller started at) in front.
 //!
+//! - [`seeded`]: the beam portfolio for part of the time, then NRPA from its best line.
+//!
 //! Measured on standard20 (README, "SameGame `standard20`, highest score"): at 60 s per
-//! position NRPA is level with the beam portfolio in total (70,594 against 71,181), ahead
-//! on 12 of 20 positions and far behind where it fails to clear; NMCS level 2 and a
-//! portfolio-then-seeded-NRPA split were below both at 10–20 s. So the portfolio stays the
-//! default and NRPA is `--anytime nrpa`.
+//! position NRPA alone is level with the beam portfolio in total (70,594 against 71,181),
+//! ahead on 12 of 20 positions and far behind where it fails to clear (it is
+//! `--anytime nrpa`); NMCS level 2 was below both at 10–20 s. The portfolio for a tenth of
+//! the time, then NRPA from its line ([`seeded`]), made 78,384 on all 20 at 60 s: it is
+//! the default for the score with a deadline.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{most, playout, Board, Forest, Found, Goal, Groups, CELLS, COLOURS, SIDE};
+use super::{most, playout, Board, Forest, Found, Goal, Groups, Weights, CELLS, COLOURS, SIDE};
 
 /// What a move's policy code holds besides its colour and lowest cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -330,6 +334,59 @@ impl<'a> Start<'a> {
             value: 0,
         }
     }
+}
+
+/// The beam [`portfolio`](super::portfolio) of `sets` until `part`, then [`nrpa`] with
+/// `set` from its best line (as `seed`, its value as the floor) until `deadline`; every
+/// line better than the best so far goes to `found`. The beam's line keeps a clearing
+/// bonus NRPA alone may miss, and NRPA improves on it where the beam stalls (standard20 at
+/// 60 s, a tenth of the time to the beam: README). Returns NRPA's playouts.
+#[allow(clippy::too_many_arguments)]
+pub fn seeded(
+    start: &Board,
+    min_group: u16,
+    goal: Goal,
+    sets: &[Weights],
+    set: &Nrpa,
+    threads: usize,
+    found: &Found,
+    stop: &AtomicBool,
+    part: Option<Instant>,
+    deadline: Option<Instant>,
+) -> u64 {
+    let best = Mutex::new((i64::MIN, Vec::new()));
+    let keep = |value: i64, cells: &[u8]| {
+        {
+            let mut b = best.lock().expect("no panics");
+            if value > b.0 {
+                *b = (value, cells.to_vec());
+            }
+        }
+        found(value, cells);
+    };
+    super::portfolio(
+        start,
+        min_group,
+        sets,
+        threads,
+        usize::MAX,
+        &keep,
+        stop,
+        part,
+    );
+    let (value, line) = best.into_inner().expect("no panics");
+    nrpa(
+        Start::at(start),
+        min_group,
+        goal,
+        set,
+        threads,
+        (value > i64::MIN).then_some(&line[..]),
+        &AtomicI64::new(value),
+        found,
+        stop,
+        deadline,
+    )
 }
 
 /// NRPA with `set` from `start` on `threads` threads (one independent search each, seeds
