@@ -19,12 +19,7 @@ use std::time::{Duration, Instant};
 use tumble::samegame::{self, Board, Code, Goal, Nrpa, Start};
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() < 3 {
-        eprintln!("usage: samegame_nested FILE POSITIONS [key=value ...]");
-        std::process::exit(2);
-    }
-    let text = std::fs::read_to_string(&args[1]).expect("a readable set");
+    let (args, boards) = common::args_and_set(3, "samegame_nested FILE POSITIONS [key=value ...]");
     let opt = |k: &str| {
         args[3..]
             .iter()
@@ -47,7 +42,6 @@ fn main() {
         },
     };
     let frac = num("frac", 0.5);
-    let boards = common::problems(&text);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

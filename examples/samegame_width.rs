@@ -16,19 +16,14 @@ use std::time::Instant;
 use tumble::samegame::{self, Goal};
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() < 5 {
-        eprintln!("usage: samegame_width FILE WIDTH est|play POSITIONS [BUILD]");
-        std::process::exit(2);
-    }
-    let text = std::fs::read_to_string(&args[1]).expect("a readable set");
+    let (args, boards) =
+        common::args_and_set(5, "samegame_width FILE WIDTH est|play POSITIONS [BUILD]");
     let width: usize = args[2].parse().expect("a width");
     let sets = samegame::default_sets(Goal::Score);
     let mut w = if args[3] == "est" { sets[0] } else { sets[1] };
     if let Some(b) = args.get(5) {
         w.build = b.parse().expect("a build count");
     }
-    let boards = common::problems(&text);
     let (mut total, t0) = (0, Instant::now());
     for p in args[4].split(',') {
         let p: usize = p.parse().expect("a position number");

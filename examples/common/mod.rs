@@ -1,4 +1,4 @@
-//! What the SameGame examples share: reading a `problem NN` set.
+//! What the SameGame examples share: their arguments and reading a `problem NN` set.
 
 use tumble::grid::Grid;
 use tumble::samegame::Board;
@@ -22,4 +22,17 @@ pub fn problems(text: &str) -> Vec<Board> {
             Board::from_grid(&grid).expect("a SameGame board")
         })
         .collect()
+}
+
+/// The command line (program name first) and the positions of the set named by its first
+/// argument; with fewer than `min` entries, prints `usage` and exits with status 2.
+pub fn args_and_set(min: usize, usage: &str) -> (Vec<String>, Vec<Board>) {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < min {
+        eprintln!("usage: {usage}");
+        std::process::exit(2);
+    }
+    let text = std::fs::read_to_string(&args[1]).expect("a readable set");
+    let boards = problems(&text);
+    (args, boards)
 }
