@@ -61,7 +61,9 @@ use rayon::prelude::*;
 
 use crate::grid::Grid;
 
+mod live;
 mod nested;
+pub use live::Live;
 pub use nested::{nmcs, nrpa, seeded, Code, Nrpa, Start};
 
 /// The largest board side (columns and rows).

@@ -18,7 +18,7 @@ use tumble::grid::Grid;
 use tumble::objective::value_of;
 use tumble::rules::{Game, Objective};
 use tumble::samegame::{
-    self, points, rollout, Board, Code, Goal, Groups, Nrpa, Start, Weights, TILE, UNCLEARED,
+    self, points, rollout, Board, Code, Goal, Groups, Live, Nrpa, Start, Weights, TILE, UNCLEARED,
 };
 
 fn grid_of(r: &RefBoard) -> Grid {
@@ -92,6 +92,80 @@ fn groups_and_clicks_match_the_reference() {
             assert_eq!(b.tiles() + groups.list[id].size as u32, tiles);
             r = r.click(x, y, &rules).unwrap().0;
         }
+    }
+}
+
+/// What [`Live`] is given per legal move in the test below: its value is the move itself,
+/// its weight a function of it, so both can be checked.
+fn weigh(root: u8, colour: u8, size: u16) -> ((u8, u8, u16), f64) {
+    (
+        (root, colour, size),
+        root as f64 + 0.5 * size as f64 + colour as f64 / 16.0,
+    )
+}
+
+#[test]
+fn live_groups_match_the_forest_after_every_click() {
+    let mut rng = Rng(11);
+    let mut groups = Groups::default();
+    let mut last: Option<Live<(u8, u8, u16)>> = None;
+    for case in 0..2000 {
+        let (w, h) = (1 + rng.below(16), 1 + rng.below(16));
+        let colours = 1 + rng.below(6);
+        let min_group = 1 + (case % 2) as u16;
+        let r = random_board(&mut rng, w, h, colours, false);
+        let mut b = fast(&r);
+        // Every other case restarts the last case's (played out) groups from a copy.
+        let fresh = Live::new(&b, min_group, weigh);
+        let mut live = match last.take() {
+            Some(mut old) if case % 2 == 1 => {
+                old.restart(&fresh, weigh);
+                old
+            }
+            _ => fresh,
+        };
+        loop {
+            assert_eq!(live.board(), &b, "case {case}");
+            b.groups(&mut groups);
+            // Every group (singletons too) is known by its lowest cell, colour and size.
+            for g in &groups.list {
+                let id = live.at(g.seed).expect("a group at its lowest cell");
+                assert_eq!(live.group(id), (g.seed, g.colour, g.size), "case {case}");
+            }
+            let want: BTreeSet<(u8, u8, u16)> = groups
+                .list
+                .iter()
+                .filter(|g| g.size >= min_group)
+                .map(|g| (g.seed, g.colour, g.size))
+                .collect();
+            let got: BTreeSet<(u8, u8, u16)> =
+                live.ids().iter().map(|&id| live.group(id)).collect();
+            assert_eq!(got, want, "case {case}");
+            assert_eq!(
+                live.ids().len(),
+                want.len(),
+                "case {case}: a move listed twice"
+            );
+            for (k, &id) in live.ids().iter().enumerate() {
+                let (value, weight) = weigh(live.group(id).0, live.group(id).1, live.group(id).2);
+                assert_eq!(live.values()[k], value, "case {case}");
+                assert_eq!(live.weights()[k], weight, "case {case}");
+            }
+            if live.ids().is_empty() {
+                assert_eq!(
+                    groups.list.iter().filter(|g| g.size >= min_group).count(),
+                    0
+                );
+                break;
+            }
+            let id = live.ids()[rng.below(live.ids().len())];
+            let seed = live.group(id).0;
+            let size = live.play(id, weigh);
+            let n = groups.list.iter().position(|g| g.seed == seed).unwrap();
+            assert_eq!(size, groups.list[n].size, "case {case}");
+            b.remove(&groups, n);
+        }
+        last = Some(live);
     }
 }
 

@@ -15,7 +15,7 @@
 //! - **Move orders.** A free move that gains nothing next to what the move before it (a
 //!   single move) gained, and that would let that move gain more had it come first, is
 //!   not generated: the other order reaches a larger flood with as many moves (see
-//!   [`order_guard`]).
+//!   `order_guard`).
 //! - **A\*.** Nodes live in one array (flooded set, parent, move, g, h); a hash table of
 //!   node indices with 32-bit tags finds duplicates; the open list is a bucket queue by
 //!   `f`, then deepest `g` first. The bound is made consistent along paths with pathmax
