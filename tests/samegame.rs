@@ -115,11 +115,16 @@ fn live_groups_match_the_forest_after_every_click() {
         let min_group = 1 + (case % 2) as u16;
         let r = random_board(&mut rng, w, h, colours, false);
         let mut b = fast(&r);
-        // Every other case restarts the last case's (played out) groups from a copy.
+        // Some cases start again from the last case's (played out) groups: by a copy of
+        // fresh ones, or found anew.
         let fresh = Live::new(&b, min_group, weigh);
         let mut live = match last.take() {
-            Some(mut old) if case % 2 == 1 => {
+            Some(mut old) if case % 3 == 1 => {
                 old.restart(&fresh, weigh);
+                old
+            }
+            Some(mut old) if case % 3 == 2 => {
+                old.reset(&b, min_group, weigh);
                 old
             }
             _ => fresh,

@@ -21,7 +21,7 @@
 //! swaps the last entry in); callers that need an order sort it. `tests/samegame.rs` checks
 //! the groups after every click against [`Board::groups`] and the reference simulator.
 
-use super::{Board, CELLS, SIDE};
+use super::{Board, CELLS, COLOURS, SIDE};
 
 /// Group slots: the groups of a position, plus those a click creates before it frees the
 /// ones it dissolved.
@@ -40,7 +40,7 @@ struct Slot {
 }
 
 /// The legal moves: group numbers, values and weights, in the same order.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 struct Legal<T> {
     ids: Vec<u16>,
     values: Vec<T>,
@@ -72,7 +72,7 @@ impl<T: Copy> Legal<T> {
 
 /// A position with its groups (see the module docs); `T` is what a caller keeps per legal
 /// move beside its weight.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Live<T> {
     board: Board,
     min_group: u16,
@@ -96,9 +96,21 @@ impl<T: Copy> Live<T> {
     /// `board` with its groups; `weigh(lowest cell, colour, size)` gives each legal move's
     /// value and weight.
     pub fn new(board: &Board, min_group: u16, weigh: impl FnMut(u8, u8, u16) -> (T, f64)) -> Self {
-        let mut live = Live {
-            board: *board,
-            min_group,
+        let mut live = Live::empty();
+        live.reset(board, min_group, weigh);
+        live
+    }
+
+    /// No tiles, no groups.
+    pub fn empty() -> Self {
+        Live {
+            board: Board {
+                cells: [0; CELLS],
+                heights: [0; SIDE],
+                width: 0,
+                counts: [0; COLOURS],
+            },
+            min_group: 1,
             label: [0; CELLS],
             slots: vec![Slot::default(); SLOTS],
             free: Vec::with_capacity(SLOTS),
@@ -113,14 +125,18 @@ impl<T: Copy> Live<T> {
             dead: Vec::with_capacity(CELLS),
             moved: Vec::with_capacity(CELLS),
             stack: [0; CELLS],
-        };
-        live.reset(board, weigh);
-        live
+        }
     }
 
-    /// Starts again from `board` (groups found anew).
-    pub fn reset(&mut self, board: &Board, mut weigh: impl FnMut(u8, u8, u16) -> (T, f64)) {
+    /// Starts again from `board`, moves of at least `min_group` tiles (groups found anew).
+    pub fn reset(
+        &mut self,
+        board: &Board,
+        min_group: u16,
+        mut weigh: impl FnMut(u8, u8, u16) -> (T, f64),
+    ) {
         self.board = *board;
+        self.min_group = min_group;
         self.free.clear();
         self.free.extend((0..SLOTS as u16).rev());
         self.legal.clear();

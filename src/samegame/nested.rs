@@ -452,7 +452,7 @@ pub fn nrpa(
             set: *set,
             rng: 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(t as u64 + 1) | 1,
             origin: Live::new(start.board, min_group, |_, _, _| ((0, 0.0), 0.0)),
-            live: Live::new(start.board, min_group, |_, _, _| ((0, 0.0), 0.0)),
+            live: Live::empty(),
             coder,
             up: set.alpha.exp(),
             factors: Vec::new(),
