@@ -19,7 +19,8 @@
 //! for new groups: a policy playout draws a move from the list without recomputing the
 //! weights of the groups that stayed. The list's order is not the cell order (removal
 //! swaps the last entry in); callers that need an order sort it. `tests/samegame.rs` checks
-//! the groups after every click against [`Board::groups`] and the reference simulator.
+//! the position and groups after every click of random games against [`Board::remove`]
+//! and [`Board::groups`] (themselves checked against the plain reference simulator).
 
 use super::{Board, CELLS, COLOURS, SIDE};
 
@@ -248,8 +249,8 @@ impl<T: Copy> Live<T> {
             let iu = i as usize;
             let old = self.label[iu];
             if self.gone[old as usize] != self.stamp && old != id {
-                // `old` is stale only for tiles of dissolved groups or new tiles; a live
-                // group touched here merges into this one.
+                // A group that did not move but now touches this one: it merges into it
+                // (this fill reaches all its tiles), so it is dissolved.
                 self.gone[old as usize] = self.stamp;
                 self.dead.push(old);
                 self.legal.remove(&mut self.slots, old);

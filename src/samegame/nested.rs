@@ -107,7 +107,8 @@ struct Line {
 }
 
 impl Line {
-    fn clear(&mut self) {
+    /// Empties the line for a playout to fill in.
+    fn begin(&mut self) {
         self.some = true;
         self.value = 0;
         self.moves.clear();
@@ -221,7 +222,7 @@ impl Ctx<'_, '_> {
     /// A playout by `policy` into `out`, its steps recorded.
     fn playout(&mut self, policy: &[f64], out: &mut Line) {
         self.playouts += 1;
-        out.clear();
+        out.begin();
         let Ctx {
             live,
             origin,
@@ -319,7 +320,7 @@ impl Ctx<'_, '_> {
     /// steps recorded and its value.
     fn record(&mut self, moves: &[u8], policy: &[f64]) -> Line {
         let mut out = Line::default();
-        out.clear();
+        out.begin();
         let Ctx {
             live,
             origin,
