@@ -327,24 +327,32 @@ impl Board {
         }
         self.counts[colour as usize - 1] -= size;
         if emptied {
-            let w = self.width as usize;
-            let mut to = x0;
-            for x in x0..w {
-                if self.heights[x] == 0 {
-                    continue;
-                }
-                if to != x {
-                    self.cells.copy_within(x * SIDE..x * SIDE + SIDE, to * SIDE);
-                    self.heights[to] = self.heights[x];
-                }
-                to += 1;
-            }
-            for x in to..w {
-                self.cells[x * SIDE..x * SIDE + SIDE].fill(0);
-                self.heights[x] = 0;
-            }
-            self.width = to as u8;
+            self.close_columns(x0, |_, _| {});
         }
+    }
+
+    /// Closes the empty columns from column `from` on to the left, calling `moved(x, to)`
+    /// for every column `x` that moves to `to` (before it moves).
+    #[inline]
+    fn close_columns(&mut self, from: usize, mut moved: impl FnMut(usize, usize)) {
+        let w = self.width as usize;
+        let mut to = from;
+        for x in from..w {
+            if self.heights[x] == 0 {
+                continue;
+            }
+            if to != x {
+                moved(x, to);
+                self.cells.copy_within(x * SIDE..x * SIDE + SIDE, to * SIDE);
+                self.heights[to] = self.heights[x];
+            }
+            to += 1;
+        }
+        for x in to..w {
+            self.cells[x * SIDE..x * SIDE + SIDE].fill(0);
+            self.heights[x] = 0;
+        }
+        self.width = to as u8;
     }
 
     /// About the number of groups, fast: by Euler's formula a colour's 4-connected

@@ -333,25 +333,11 @@ impl<T: Copy> Live<T> {
             }
         }
         b.counts[g.colour as usize - 1] -= g.size;
-        let w = b.width as usize;
         if emptied < SIDE {
-            let mut to = emptied;
-            for x in emptied..w {
-                if b.heights[x] == 0 {
-                    continue;
-                }
-                if to != x {
-                    b.cells.copy_within(x * SIDE..x * SIDE + SIDE, to * SIDE);
-                    self.label.copy_within(x * SIDE..x * SIDE + SIDE, to * SIDE);
-                    b.heights[to] = b.heights[x];
-                }
-                to += 1;
-            }
-            for x in to..w {
-                b.cells[x * SIDE..x * SIDE + SIDE].fill(0);
-                b.heights[x] = 0;
-            }
-            b.width = to as u8;
+            let label = &mut self.label;
+            b.close_columns(emptied, |x, to| {
+                label.copy_within(x * SIDE..x * SIDE + SIDE, to * SIDE)
+            });
         }
         // The moved tiles: their groups are dissolved.
         self.moved.clear();

@@ -116,6 +116,23 @@ impl Line {
         self.chosen.clear();
         self.entries.clear();
     }
+
+    /// Records a step: the legal moves of `live` and the one at `pick`, played next
+    /// (returns its group number).
+    fn step(&mut self, live: &Moves, pick: usize) -> u16 {
+        let at = self.entries.len() as u32;
+        self.steps.push(at);
+        self.chosen.push(at + pick as u32);
+        self.entries.extend_from_slice(live.values());
+        let id = live.ids()[pick];
+        self.moves.push(live.group(id).0);
+        id
+    }
+
+    /// Closes the steps once the last move is played.
+    fn end(&mut self) {
+        self.steps.push(self.entries.len() as u32);
+    }
 }
 
 /// How a move is coded for the policy, and its prior.
@@ -149,6 +166,18 @@ impl Coder {
             prior *= self.tabu_factor;
         }
         (code, prior)
+    }
+
+    /// The weighing of a move for [`Live`] under `policy`: its (code, prior factor), and
+    /// as weight the policy's entry for the code times the prior factor.
+    fn weigher<'a>(
+        &'a self,
+        policy: &'a [f64],
+    ) -> impl Fn(u8, u8, u16) -> ((u16, f64), f64) + Copy + 'a {
+        move |i, c, size| {
+            let (code, prior) = self.code(i, c, size);
+            ((code, prior), policy[code as usize] * prior)
+        }
     }
 }
 
@@ -231,10 +260,7 @@ impl Ctx<'_, '_> {
             goal,
             ..
         } = self;
-        let weigh = |i: u8, c: u8, size: u16| {
-            let (code, prior) = coder.code(i, c, size);
-            ((code, prior), policy[code as usize] * prior)
-        };
+        let weigh = coder.weigher(policy);
         live.restart(origin, weigh);
         loop {
             let weights = live.weights();
@@ -251,15 +277,10 @@ impl Ctx<'_, '_> {
                 }
                 r -= w;
             }
-            let at = out.entries.len() as u32;
-            out.steps.push(at);
-            out.chosen.push(at + pick as u32);
-            out.entries.extend_from_slice(live.values());
-            let id = live.ids()[pick];
-            out.moves.push(live.group(id).0);
+            let id = out.step(live, pick);
             out.value += goal.reward(live.play(id, weigh));
         }
-        out.steps.push(out.entries.len() as u32);
+        out.end();
         out.value += self.goal.terminal(self.live.board());
         self.offer(out.value, &out.moves);
     }
@@ -327,23 +348,16 @@ impl Ctx<'_, '_> {
             coder,
             ..
         } = self;
-        let weigh = |i: u8, c: u8, size: u16| {
-            let (code, prior) = coder.code(i, c, size);
-            ((code, prior), policy[code as usize] * prior)
-        };
+        let weigh = coder.weigher(policy);
         live.restart(origin, weigh);
         for &m in moves {
             let id = live.at(m).expect("a legal line");
             let pick = live.index(id).expect("a legal line");
-            let at = out.entries.len() as u32;
-            out.steps.push(at);
-            out.chosen.push(at + pick as u32);
-            out.entries.extend_from_slice(live.values());
-            out.moves.push(m);
+            out.step(live, pick);
             out.value += self.goal.reward(live.play(id, weigh));
         }
         assert!(live.ids().is_empty(), "a line played to its end");
-        out.steps.push(out.entries.len() as u32);
+        out.end();
         out.value += self.goal.terminal(live.board());
         out
     }
