@@ -159,6 +159,16 @@ impl Forest {
 }
 
 impl Board {
+    /// No tiles.
+    pub fn empty() -> Board {
+        Board {
+            cells: [0; CELLS],
+            heights: [0; SIDE],
+            width: 0,
+            counts: [0; COLOURS],
+        }
+    }
+
     /// The position of `grid` (`y = 0` its bottom row), if it fits: at most [`SIDE`]
     /// columns and rows, [`COLOURS`] colours, and obeying gravity with no empty column left
     /// of a full one (as SameGame positions do).
@@ -167,12 +177,7 @@ impl Board {
         if w > SIDE || h > SIDE || grid.colours() > COLOURS {
             return None;
         }
-        let mut b = Board {
-            cells: [0; CELLS],
-            heights: [0; SIDE],
-            width: 0,
-            counts: [0; COLOURS],
-        };
+        let mut b = Board::empty();
         for x in 0..w {
             for y in 0..h {
                 let c = grid.get(x, y);
@@ -293,42 +298,37 @@ impl Board {
     pub fn remove(&mut self, groups: &Groups, id: usize) {
         let g = groups.list[id];
         let id = id as u16;
-        self.remove_where(g.x0 as usize, g.x1 as usize, g.colour, g.size, |i| {
-            groups.label[i] == id
-        });
+        let mut emptied = false;
+        for x in g.x0 as usize..=g.x1 as usize {
+            self.fall(x, |i, _| groups.label[i] != id);
+            emptied |= self.heights[x] == 0;
+        }
+        self.counts[g.colour as usize - 1] -= g.size;
+        if emptied {
+            self.close_columns(g.x0 as usize, |_, _| {});
+        }
     }
 
-    /// Removes the `size` tiles of `colour` in columns `x0..=x1` that `inside` holds.
-    #[inline]
-    fn remove_where(
-        &mut self,
-        x0: usize,
-        x1: usize,
-        colour: u8,
-        size: u16,
-        mut inside: impl FnMut(usize) -> bool,
-    ) {
-        let mut emptied = false;
-        for x in x0..=x1 {
-            let base = x * SIDE;
-            let h = self.heights[x] as usize;
-            let mut to = base;
-            for i in base..base + h {
-                if !inside(i) {
-                    self.cells[to] = self.cells[i];
-                    to += 1;
-                }
+    /// Column `x` keeps the tiles `keep(i, to)` keeps and the rest go; the kept ones fall.
+    /// `keep` is asked about every tile `i` from the bottom up, with the cell `to` it falls
+    /// to if kept. Returns the row of the lowest tile gone (the old height if none).
+    #[inline(always)]
+    fn fall(&mut self, x: usize, mut keep: impl FnMut(usize, usize) -> bool) -> usize {
+        let base = x * SIDE;
+        let h = self.heights[x] as usize;
+        let mut to = base;
+        let mut first = h;
+        for i in base..base + h {
+            if keep(i, to) {
+                self.cells[to] = self.cells[i];
+                to += 1;
+            } else if first == h {
+                first = i - base;
             }
-            for c in &mut self.cells[to..base + h] {
-                *c = 0;
-            }
-            self.heights[x] = (to - base) as u8;
-            emptied |= to == base;
         }
-        self.counts[colour as usize - 1] -= size;
-        if emptied {
-            self.close_columns(x0, |_, _| {});
-        }
+        self.cells[to..base + h].fill(0);
+        self.heights[x] = (to - base) as u8;
+        first
     }
 
     /// Closes the empty columns from column `from` on to the left, calling `moved(x, to)`

@@ -22,7 +22,7 @@
 //! the position and groups after every click of random games against [`Board::remove`]
 //! and [`Board::groups`] (themselves checked against the plain reference simulator).
 
-use super::{Board, CELLS, COLOURS, SIDE};
+use super::{Board, CELLS, SIDE};
 
 /// Group slots: the groups of a position, plus those a click creates before it frees the
 /// ones it dissolved.
@@ -105,12 +105,7 @@ impl<T: Copy> Live<T> {
     /// No tiles, no groups.
     pub fn empty() -> Self {
         Live {
-            board: Board {
-                cells: [0; CELLS],
-                heights: [0; SIDE],
-                width: 0,
-                counts: [0; COLOURS],
-            },
+            board: Board::empty(),
             min_group: 1,
             label: [0; CELLS],
             slots: vec![Slot::default(); SLOTS],
@@ -309,32 +304,23 @@ impl<T: Copy> Live<T> {
         // Remove the tiles (labels moving with them), noting where each column's moved
         // tiles start and the first column emptied.
         let b = &mut self.board;
+        let label = &mut self.label;
         let mut low = [0u8; SIDE];
         let mut emptied = SIDE;
         for (x, low) in low.iter_mut().enumerate().take(x1 + 1).skip(x0) {
-            let base = x * SIDE;
-            let h = b.heights[x] as usize;
-            let mut to = base;
-            let mut first = h;
-            for i in base..base + h {
-                if self.label[i] != id {
-                    b.cells[to] = b.cells[i];
-                    self.label[to] = self.label[i];
-                    to += 1;
-                } else if first == h {
-                    first = i - base;
+            *low = b.fall(x, |i, to| {
+                let keep = label[i] != id;
+                if keep {
+                    label[to] = label[i];
                 }
-            }
-            b.cells[to..base + h].fill(0);
-            b.heights[x] = (to - base) as u8;
-            *low = first as u8;
-            if to == base && emptied == SIDE {
+                keep
+            }) as u8;
+            if b.heights[x] == 0 && emptied == SIDE {
                 emptied = x;
             }
         }
         b.counts[g.colour as usize - 1] -= g.size;
         if emptied < SIDE {
-            let label = &mut self.label;
             b.close_columns(emptied, |x, to| {
                 label.copy_within(x * SIDE..x * SIDE + SIDE, to * SIDE)
             });
