@@ -2,9 +2,9 @@
 //! ends call, [`solve`] and [`replay`] (for `tumble check`).
 //!
 //! A board is turned once into its *region graph*: every 4-connected same-colour region is a
-//! node, numbered `0..R`, with its colour and the bit set of its neighbours. A position is
-//! then just the set of regions the flood has swallowed ([`Set`], a `[u64; N]` bit set over
-//! regions). Playing colour `c` adds every region of colour `c` adjacent to the flood; the
+//! node, numbered `0..R` in breadth-first order from the start, with its colour and the bit
+//! set of its neighbours. A position is then just the set of regions the flood has swallowed
+//! ([`Set`], a `[u64; N]` bit set over regions). Playing colour `c` adds every region of colour `c` adjacent to the flood; the
 //! flood's own colour is the colour of its last move (or of the start region). Because
 //! regions are maximal, no region of the flood's colour ever touches the flood, so a move is
 //! legal exactly when it adds at least one region.
@@ -167,12 +167,52 @@ fn label_regions(grid: &Grid) -> (Vec<u32>, usize) {
     (label, n as usize)
 }
 
+/// Renumbers the regions of `label` (`n` of them, on a `w × h` board) in breadth-first
+/// order from the region of cell `start`: regions at the same distance from the start get
+/// neighbouring numbers, so that sets of regions near each other (a layer of the bounds,
+/// what a move gains) tend to fill few words of a [`Set`], and
+/// [`Engine::union_adjacent`] skips the empty ones.
+fn renumber_from(label: &mut [u32], n: usize, w: usize, h: usize, start: usize) {
+    let mut adj = vec![Vec::new(); n];
+    for y in 0..h {
+        for x in 0..w {
+            let a = label[y * w + x] as usize;
+            let right = (x + 1 < w).then(|| label[y * w + x + 1] as usize);
+            let up = (y + 1 < h).then(|| label[(y + 1) * w + x] as usize);
+            for b in [right, up].into_iter().flatten() {
+                if a != b {
+                    adj[a].push(b);
+                    adj[b].push(a);
+                }
+            }
+        }
+    }
+    let mut new = vec![u32::MAX; n];
+    let mut queue = vec![label[start] as usize];
+    new[label[start] as usize] = 0;
+    let mut head = 0;
+    while head < queue.len() {
+        let r = queue[head];
+        head += 1;
+        for &b in &adj[r] {
+            if new[b] == u32::MAX {
+                new[b] = queue.len() as u32;
+                queue.push(b);
+            }
+        }
+    }
+    debug_assert_eq!(queue.len(), n, "a full board's regions are connected");
+    for l in label.iter_mut() {
+        *l = new[*l as usize];
+    }
+}
+
 impl<const N: usize> Engine<N> {
     /// Builds the region graph of a full board. `start` is `(x, y)`, `y = 0` at the bottom.
     pub fn new(grid: &Grid, start: (usize, usize)) -> Result<(Engine<N>, Pos<N>), BoardError> {
         let (w, h) = (grid.width(), grid.height());
         grid.check_full("floodit")?;
-        let (label, n) = label_regions(grid);
+        let (mut label, n) = label_regions(grid);
         if n > N * 64 {
             return Err(too_large(w, h));
         }
@@ -186,6 +226,7 @@ impl<const N: usize> Engine<N> {
                 ),
             });
         }
+        renumber_from(&mut label, n, w, h, start.1 * w + start.0);
         let mut colour = vec![0u8; n];
         for (i, &r) in label.iter().enumerate() {
             colour[r as usize] = grid.get(i % w, i / w) - 1;
@@ -293,16 +334,13 @@ impl<const N: usize> Engine<N> {
         let mut out = set::empty::<N>();
         for (row, &w) in self.adj[..self.words].iter().zip(s) {
             // `UNROLL` regions per round with no test between them: once the word is empty,
-            // `trailing_zeros` is 64, which indexes the row's empty last entry. Sparse sets
-            // (most words with at most `UNROLL` regions) then take no data-dependent branch.
+            // `trailing_zeros` is 64, which indexes the row's empty last entry. A word with
+            // at most `UNROLL` regions takes one round, an empty word none.
             let mut w = w;
-            loop {
+            while w != 0 {
                 for _ in 0..UNROLL {
                     out = set::or(&out, &row[w.trailing_zeros() as usize]);
                     w &= w.wrapping_sub(1);
-                }
-                if w == 0 {
-                    break;
                 }
             }
         }
