@@ -4,10 +4,10 @@
 //! A board is turned once into its *region graph*: every 4-connected same-colour region is a
 //! node, numbered `0..R` in breadth-first order from the start, with its colour and the bit
 //! set of its neighbours. A position is then just the set of regions the flood has swallowed
-//! ([`Set`], a `[u64; N]` bit set over regions). Playing colour `c` adds every region of colour `c` adjacent to the flood; the
-//! flood's own colour is the colour of its last move (or of the start region). Because
-//! regions are maximal, no region of the flood's colour ever touches the flood, so a move is
-//! legal exactly when it adds at least one region.
+//! ([`Set`], a `[u64; N]` bit set over regions). Playing colour `c` adds every region of
+//! colour `c` adjacent to the flood; the flood's own colour is the colour of its last move
+//! (or of the start region). Because regions are maximal, no region of the flood's colour
+//! ever touches the flood, so a move is legal exactly when it adds at least one region.
 //!
 //! The engine is generic over the number of words `N`; [`solve`] picks the smallest width
 //! the board's region count fits in (up to [`MAX_REGIONS`]). The lower bounds live in
