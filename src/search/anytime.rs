@@ -138,11 +138,14 @@ impl<'a, M: Clone> Control<'a, M> {
         self.best_value() >= self.target.load(Ordering::Relaxed)
     }
 
-    /// Stop: asked to, out of time, or nothing better exists.
+    /// Stop: asked to, out of time once there is a solution, or nothing better exists.
+    /// The deadline waits for the first solution, so that every search gives one (its
+    /// greedy start takes milliseconds) even when the machine is too busy to reach it in
+    /// time.
     pub fn done(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.reached_target()
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.deadline.is_some_and(|d| Instant::now() >= d) && self.best_value() > WORST
     }
 }
 
