@@ -167,6 +167,22 @@ fn label_regions(grid: &Grid) -> (Vec<u32>, usize) {
     (label, n as usize)
 }
 
+/// Calls `f(a, b)` for every pair of side-by-side cells of a `w × h` board that lie in
+/// different regions `a` and `b` of `label` (a pair of regions once per shared cell side).
+fn for_each_touching(label: &[u32], w: usize, h: usize, mut f: impl FnMut(usize, usize)) {
+    for y in 0..h {
+        for x in 0..w {
+            let a = label[y * w + x] as usize;
+            if x + 1 < w && label[y * w + x + 1] as usize != a {
+                f(a, label[y * w + x + 1] as usize);
+            }
+            if y + 1 < h && label[(y + 1) * w + x] as usize != a {
+                f(a, label[(y + 1) * w + x] as usize);
+            }
+        }
+    }
+}
+
 /// Renumbers the regions of `label` (`n` of them, on a `w × h` board) in breadth-first
 /// order from the region of cell `start`: regions at the same distance from the start get
 /// neighbouring numbers, so that sets of regions near each other (a layer of the bounds,
@@ -174,19 +190,10 @@ fn label_regions(grid: &Grid) -> (Vec<u32>, usize) {
 /// [`Engine::union_adjacent`] skips the empty ones.
 fn renumber_from(label: &mut [u32], n: usize, w: usize, h: usize, start: usize) {
     let mut adj = vec![Vec::new(); n];
-    for y in 0..h {
-        for x in 0..w {
-            let a = label[y * w + x] as usize;
-            let right = (x + 1 < w).then(|| label[y * w + x + 1] as usize);
-            let up = (y + 1 < h).then(|| label[(y + 1) * w + x] as usize);
-            for b in [right, up].into_iter().flatten() {
-                if a != b {
-                    adj[a].push(b);
-                    adj[b].push(a);
-                }
-            }
-        }
-    }
+    for_each_touching(label, w, h, |a, b| {
+        adj[a].push(b);
+        adj[b].push(a);
+    });
     let mut new = vec![u32::MAX; n];
     let mut queue = vec![label[start] as usize];
     new[label[start] as usize] = 0;
@@ -232,25 +239,10 @@ impl<const N: usize> Engine<N> {
             colour[r as usize] = grid.get(i % w, i / w) - 1;
         }
         let mut adj = vec![set::empty::<N>(); N * 64];
-        for y in 0..h {
-            for x in 0..w {
-                let a = label[y * w + x] as usize;
-                if x + 1 < w {
-                    let b = label[y * w + x + 1] as usize;
-                    if a != b {
-                        set::insert(&mut adj[a], b);
-                        set::insert(&mut adj[b], a);
-                    }
-                }
-                if y + 1 < h {
-                    let b = label[(y + 1) * w + x] as usize;
-                    if a != b {
-                        set::insert(&mut adj[a], b);
-                        set::insert(&mut adj[b], a);
-                    }
-                }
-            }
-        }
+        for_each_touching(&label, w, h, |a, b| {
+            set::insert(&mut adj[a], b);
+            set::insert(&mut adj[b], a);
+        });
         let adj = (0..N)
             .map(|i| {
                 std::array::from_fn(|t| {
