@@ -91,7 +91,7 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
-use crate::edge::EdgeBound;
+use crate::edge::{EdgeBound, MAX_SLICE};
 use crate::grid::{BoardError, Grid, MAX_COLOURS};
 use crate::puzzle::{Puzzle, INFINITE};
 use crate::rules::{Clickable, Rules, Sideways};
@@ -423,6 +423,8 @@ pub struct ClickGame<B> {
     /// The edge bound ([`crate::edge`]), when columns never move and the board's edges
     /// are small enough.
     edge: Option<Arc<EdgeBound>>,
+    /// The columns of each edge slice (0 without the edge bound).
+    slice: usize,
 }
 
 /// Does a `width × height` board fit the bit set `B`?
@@ -461,6 +463,7 @@ impl<B: Bits> ClickGame<B> {
             rules,
             colours: grid.colours(),
             palette: grid.palette().to_vec(),
+            slice: edge.as_ref().map_or(0, |e| e.slice()),
             edge,
         };
         let board = game.board(grid);
@@ -864,7 +867,7 @@ impl<B: Bits> ClickGame<B> {
                 Some(t) => {
                     let x = (click.x0 as usize, click.x1 as usize);
                     let rest = plane.without(group);
-                    (total - 1).max(self.child_edge_bound(t, group, c, rest, x))
+                    (total - 1).max(self.child_edge_bound(t, group, c, rest, x, total - 1))
                 }
                 None => total - 1,
             };
@@ -991,6 +994,12 @@ impl<B: Bits> ClickGame<B> {
         self.edge_terms(b).map_or(0, |t| t.bound())
     }
 
+    /// The columns of each edge's slice of the edge bound ([`crate::edge`]): 2 or 3, or 0
+    /// where the board has no edge bound.
+    pub fn edge_slice(&self) -> usize {
+        self.slice
+    }
+
     /// The three parts of the edge bound of `b` ([`crate::edge`]): the left edge's, the
     /// right edge's and the joint one; `None` where the board has no edge bound.
     pub fn edge_bound_parts(&self, b: &ClickBoard<B>) -> Option<[u32; 3]> {
@@ -1031,7 +1040,9 @@ impl<B: Bits> ClickGame<B> {
     /// the tiles `rest` (before gravity): a slice the click does not touch is as it was,
     /// one it touches loses the group's tiles there, and only colour `c`'s runs change
     /// (other colours keep their share of the clicks touching both slices: it can only
-    /// have fallen, so the parent's stays an upper bound).
+    /// have fallen, so the parent's stays an upper bound). A bound above `limit` may come
+    /// back lower than the full one but still above `limit`: a slice's optimum is only
+    /// searched for as far as it matters ([`EdgeBound::opt_capped`]).
     #[inline]
     fn child_edge_bound(
         &self,
@@ -1040,6 +1051,7 @@ impl<B: Bits> ClickGame<B> {
         c: usize,
         rest: B,
         (x0, x1): (usize, usize),
+        limit: u32,
     ) -> u32 {
         let Some(edge) = &self.edge else {
             return 0;
@@ -1053,13 +1065,24 @@ impl<B: Bits> ClickGame<B> {
                 continue;
             };
             let xs = self.edge_columns(side);
-            let opt = if x0 <= xs[1].max(xs[0]) && x1 >= xs[1].min(xs[0]) {
-                let taken = xs.map(|x| self.column_bits(group, x));
-                edge.opt(side, edge.take(side, mask, taken))
+            let (lo, hi) = if side == 0 {
+                (0, self.slice - 1)
+            } else {
+                (self.geom.width - self.slice, self.geom.width - 1)
+            };
+            let beyond = t.beyond[side] - t.of[c][side] + now;
+            let opt = if x0 <= hi && x1 >= lo {
+                let mut taken = [0u64; MAX_SLICE];
+                for k in 0..self.slice {
+                    taken[k] = self.column_bits(group, xs[k]);
+                }
+                // past `limit` the child is dropped whatever the value
+                let cap = limit.saturating_sub(beyond);
+                edge.opt_capped(side, edge.take(side, mask, &taken), cap)
             } else {
                 t.opt[side]
             };
-            best = best.max(opt + t.beyond[side] - t.of[c][side] + now);
+            best = best.max(opt + beyond);
             opts[side] = Some(opt);
         }
         if let [Some(l), Some(r)] = opts {
@@ -1079,10 +1102,10 @@ impl<B: Bits> ClickGame<B> {
     /// left slice and wholly beyond the right slice ([`crate::edge`]).
     #[inline(always)]
     fn beyond(&self, cols: u64) -> [u32; 2] {
-        let w = self.geom.width;
+        let (w, n) = (self.geom.width, self.slice);
         [
-            (cols & !(cols << 1) & !3).count_ones(),
-            (cols & !(cols >> 1) & ((1 << (w - 2)) - 1)).count_ones(),
+            (cols & !(cols << 1) & !((1 << n) - 1)).count_ones(),
+            (cols & !(cols >> 1) & ((1 << (w - n)) - 1)).count_ones(),
         ]
     }
 
@@ -1093,33 +1116,37 @@ impl<B: Bits> ClickGame<B> {
     #[inline(always)]
     fn spanning(&self, p: B) -> u32 {
         let mut least = u32::MAX;
-        for x in 1..self.geom.width - 1 {
+        for x in self.slice - 1..=self.geom.width - self.slice {
             let v = self.column_bits(p, x);
             least = least.min((v & !(v << 1)).count_ones());
         }
         least
     }
 
-    /// The runs of a colour in the columns `cols` (a bit set) that touch neither slice.
+    /// The runs of a colour in the columns `cols` (a bit set) that touch neither slice: the
+    /// runs of its columns between the slices, less a first one that goes on into the left
+    /// slice and a last one that goes on into the right (one run may do both).
     #[inline(always)]
     fn between(&self, cols: u64) -> u32 {
-        let w = self.geom.width;
-        let starts = cols & !(cols << 1) & !3;
-        let ends = cols & !(cols >> 1);
-        let n = starts.count_ones();
-        // only the last run can reach the right slice
-        if n > 0 && 63 - ends.leading_zeros() as usize >= w - 2 {
-            n - 1
-        } else {
-            n
-        }
+        let (w, k) = (self.geom.width, self.slice);
+        let middle = ((1u64 << (w - k)) - 1) & !((1u64 << k) - 1);
+        let inner = cols & middle;
+        let runs = (inner & !(inner << 1)).count_ones();
+        let on_left = ((inner >> k) & (cols >> (k - 1)) & 1) as u32;
+        let on_right = ((inner >> (w - k - 1)) & (cols >> (w - k)) & 1) as u32;
+        let both = u32::from(inner == middle && on_left + on_right == 2);
+        runs + both - on_left - on_right
     }
 
     /// The mask of starting tiles ([`crate::edge`]) that one edge of `b` (`side` 0 left,
     /// 1 right) has left, read column by column; `None` if `b` is not from the start.
     fn edge_mask(&self, edge: &EdgeBound, b: &ClickBoard<B>, side: usize) -> Option<u32> {
-        let mut bits = [[0u64; MAX_COLOURS]; 2];
-        for (k, x) in self.edge_columns(side).into_iter().enumerate() {
+        let mut bits = [[0u64; MAX_COLOURS]; MAX_SLICE];
+        for (k, x) in self.edge_columns(side)[..self.slice]
+            .iter()
+            .copied()
+            .enumerate()
+        {
             for (c, &p) in b.planes[..self.colours].iter().enumerate() {
                 bits[k][c] = self.column_bits(p, x);
             }
@@ -1130,12 +1157,12 @@ impl<B: Bits> ClickGame<B> {
     /// The columns of an edge's slice ([`crate::edge`]), outermost first: `side` 0 left,
     /// 1 right.
     #[inline(always)]
-    fn edge_columns(&self, side: usize) -> [usize; 2] {
+    fn edge_columns(&self, side: usize) -> [usize; MAX_SLICE] {
         let w = self.geom.width;
         if side == 0 {
-            [0, 1]
+            [0, 1, 2]
         } else {
-            [w - 1, w - 2]
+            [w - 1, w - 2, w.saturating_sub(3)]
         }
     }
 
@@ -1268,7 +1295,7 @@ impl<B: Bits> Puzzle for ClickGame<B> {
                 let h = match &edge {
                     Some(t) => {
                         let x = (click.x0 as usize, click.x1 as usize);
-                        h.max(self.child_edge_bound(t, group, c, rest, x))
+                        h.max(self.child_edge_bound(t, group, c, rest, x, max_bound))
                     }
                     None => h,
                 };

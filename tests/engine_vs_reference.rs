@@ -529,21 +529,25 @@ fn edge_bound_along_play<B: Bits>(
     })
 }
 
-/// Every position of random lines of play on random Former boards of 4 or 5 columns (the
-/// edge bound needs four) up to 20 cells: the edge bound never exceeds the optimum, and
-/// it does go above the column-run bound, its joint part above both edges' own; the
-/// bounds children get from their parent are never above their own.
-#[test]
-fn edge_bound_is_admissible_on_small_former_boards() {
+/// [`edge_bound_along_play`] from `cases` random Former boards of the sizes `(w, h)` taken
+/// in turn, with 2 to 4 colours, each of whose edge slices is `slice` columns wide; what it
+/// counted.
+fn edge_bound_on_random_boards(
+    seed: u64,
+    cases: usize,
+    sizes: &[(usize, usize)],
+    slice: usize,
+) -> EdgeCounts {
     let rules = Game::Former.rules().unwrap();
-    let mut rng = Rng(0x5eed_ed6e);
+    let mut rng = Rng(seed);
     let mut counts = EdgeCounts::default();
-    for case in 0..120 {
-        let (w, h) = [(4, 3), (4, 4), (5, 3), (4, 5), (5, 4)][case % 5];
+    for case in 0..cases {
+        let (w, h) = sizes[case % sizes.len()];
         let colours = 2 + case % 3;
         let r = random_board(&mut rng, w, h, colours, case % 4 == 0);
         let grid = grid_of(&r);
         let (game, board) = ClickGame::<u64>::new(&grid, rules).unwrap();
+        assert_eq!(game.edge_slice(), slice, "case {case}");
         edge_bound_along_play(&game, board, &r, &rules, &mut rng, &mut counts)
             .unwrap_or_else(|e| panic!("case {case}: {e}"));
     }
@@ -555,6 +559,25 @@ fn edge_bound_is_admissible_on_small_former_boards() {
         counts.joint_above_sides > 0,
         "the joint edge bound never rose above both edges'"
     );
+    counts
+}
+
+/// Every position of random lines of play on random Former boards of 4 or 5 columns (the
+/// edge bound needs four) up to 20 cells: the edge bound never exceeds the optimum, and
+/// it does go above the column-run bound, its joint part above both edges' own; the
+/// bounds children get from their parent are never above their own.
+#[test]
+fn edge_bound_is_admissible_on_small_former_boards() {
+    let sizes = [(4, 3), (4, 4), (5, 3), (4, 5), (5, 4)];
+    edge_bound_on_random_boards(0x5eed_ed6e, 120, &sizes, 2);
+}
+
+/// The same on random Former boards of seven columns and two or three rows, where each
+/// edge's slice is three columns wide (so one colour can have two runs inside one slice,
+/// in columns 4 and 6 with column 5 empty of it).
+#[test]
+fn three_column_edge_bound_is_admissible_on_small_wide_boards() {
+    edge_bound_on_random_boards(0x7c01_ed6e, 60, &[(7, 2), (7, 3)], 3);
 }
 
 /// What [`moved_region_and_left_out_children`] saw over its positions: children the
