@@ -1060,7 +1060,9 @@ impl<B: Bits> ClickGame<B> {
         let now = self.beyond(cols);
         let mut best = 0;
         let mut opts = [None; 2];
-        for (side, &now) in now.iter().enumerate() {
+        // a side the click leaves alone first: its value is known, and may drop the child
+        let order = if x0 < self.slice { [1, 0] } else { [0, 1] };
+        for side in order {
             let Some(mask) = t.mask[side] else {
                 continue;
             };
@@ -1070,7 +1072,7 @@ impl<B: Bits> ClickGame<B> {
             } else {
                 (self.geom.width - self.slice, self.geom.width - 1)
             };
-            let beyond = t.beyond[side] - t.of[c][side] + now;
+            let beyond = t.beyond[side] - t.of[c][side] + now[side];
             let opt = if x0 <= hi && x1 >= lo {
                 let mut taken = [0u64; MAX_SLICE];
                 for k in 0..self.slice {
@@ -1083,6 +1085,9 @@ impl<B: Bits> ClickGame<B> {
                 t.opt[side]
             };
             best = best.max(opt + beyond);
+            if best > limit {
+                return best; // dropped: the rest cannot save it
+            }
             opts[side] = Some(opt);
         }
         if let [Some(l), Some(r)] = opts {
