@@ -25,12 +25,13 @@
 //!   4-connected, so its columns form one run of adjacent columns, all holding its colour;
 //!   tiles never change column, so a column without colour `c` never gains one, and two runs
 //!   of `c` stay separated for ever: no click can take tiles of two runs.
-//! - **edge** (only when columns never move): the two outermost columns on each side
-//!   solved exactly in a relaxed game, plus the column runs lying wholly beyond them
-//!   ([`crate::edge`], with its proof), and both edges at once (their optima added, minus
-//!   the clicks that can touch both). The bound is the largest of these. Children get
-//!   it from their parent's: a slice the click does not touch keeps its optimum, and one
-//!   it touches loses the clicked tiles from its mask of starting tiles.
+//! - **edge** (only when columns never move): the three outermost columns on each side
+//!   (two on boards under seven columns) solved exactly in a relaxed game, plus the column
+//!   runs lying wholly beyond them ([`crate::edge`], with its proof), and both edges at
+//!   once (their optima added, minus the clicks that can touch both). The bound is the
+//!   largest of these. Children get it from their parent's: a slice the click does not
+//!   touch keeps its optimum, and one it touches loses the clicked tiles from its mask of
+//!   starting tiles.
 //! - with a smallest group of 2, a colour with a single tile can never be cleared: the board
 //!   is unsolvable (bound [`INFINITE`]).
 //!

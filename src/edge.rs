@@ -4,10 +4,11 @@
 //!
 //! ## The relaxed edge game
 //! Take the slice `S` of the outermost columns on one side: three (columns 0–2, or the
-//! last three) on boards of seven columns or more, else two. Its inner column is the *boundary*: the only one with neighbours outside `S`.
-//! In the relaxed game on `S` a move removes either one group of `S` (a maximal
-//! same-colour 4-connected set of its tiles), or any union of same-colour groups of `S` that
-//! each have a tile in the boundary column; tiles fall as usual.
+//! last three) on boards of seven columns or more, else two. Its inner column is the
+//! *boundary*: the only one with neighbours outside `S`. In the relaxed game on `S` a move
+//! removes either one group of `S` (a maximal same-colour 4-connected set of its tiles),
+//! or any union of same-colour groups of `S` that each have a tile in the boundary
+//! column; tiles fall as usual.
 //!
 //! **Admissible.** Take any solution of the real game and keep only its clicks that take a
 //! tile of `S`. A click removes a maximal group `G`. If `G` lies in `S`, it is a group of
@@ -103,8 +104,9 @@ struct Side {
     /// [`column_classes`]), and how many numbers there are.
     class: [Vec<u16>; MAX_SLICE],
     classes: [usize; MAX_SLICE],
-    /// By the columns' numbers ([`Side::key`]): 0 not yet known, else the relaxed optimum + 1 (three columns: a lower
-    /// bound + 1, or the optimum + 1 with [`EXACT`] set).
+    /// By the columns' numbers ([`Side::key`]): 0 not yet known, else the relaxed
+    /// optimum + 1 (three columns: a lower bound + 1, or the optimum + 1 with [`EXACT`]
+    /// set).
     memo: Box<[AtomicU8]>,
     /// In a three-column slice, the two outer columns as a slice of their own.
     inner: Option<Box<Side>>,
