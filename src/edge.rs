@@ -77,8 +77,8 @@ use crate::grid::MAX_COLOURS;
 /// The most columns a slice may have.
 pub const MAX_SLICE: usize = 3;
 
-/// The most starting tiles a slice of two columns may hold for the bound to be used (a
-/// table of `2^MAX_TILES` bytes per edge).
+/// The most starting tiles a slice of two columns may hold for the bound to be used (its
+/// first use solves every position the slice can reach).
 pub const MAX_TILES: u32 = 20;
 
 /// The most starting tiles a slice of three columns may hold.
@@ -360,6 +360,7 @@ impl Side {
             }
             return true;
         }
+        // (may overwrite an optimum another thread just stored: still a true lower bound)
         self.memo[key].store(t as u8 + 2, Relaxed);
         false
     }
