@@ -163,7 +163,7 @@ impl Side {
             offset,
             colours,
             of_colour,
-            memo: zeroed_bytes(classes.iter().product()),
+            memo: zeroed_bytes(entries),
             class,
             classes,
             inner: match n {
@@ -199,8 +199,7 @@ impl Side {
     #[inline]
     fn key(&self, mask: u32) -> Option<usize> {
         let mut key = 0;
-        for k in 0..self.n {
-            let sub = (mask >> self.offset[k]) & ((1 << self.heights[k]) - 1);
+        for (k, &sub) in self.split(mask)[..self.n].iter().enumerate() {
             let c = self.class[k][sub as usize];
             if c == NONE {
                 return None;

@@ -530,14 +530,10 @@ fn edge_bound_along_play<B: Bits>(
 }
 
 /// [`edge_bound_along_play`] from `cases` random Former boards of the sizes `(w, h)` taken
-/// in turn, with 2 to 4 colours, each of whose edge slices is `slice` columns wide; what it
-/// counted.
-fn edge_bound_on_random_boards(
-    seed: u64,
-    cases: usize,
-    sizes: &[(usize, usize)],
-    slice: usize,
-) -> EdgeCounts {
+/// in turn, with 2 to 4 colours, each of whose edge slices is `slice` columns wide; the
+/// edge bound must rise above the column runs somewhere, and its joint part above both
+/// edges' own.
+fn edge_bound_on_random_boards(seed: u64, cases: usize, sizes: &[(usize, usize)], slice: usize) {
     let rules = Game::Former.rules().unwrap();
     let mut rng = Rng(seed);
     let mut counts = EdgeCounts::default();
@@ -559,7 +555,6 @@ fn edge_bound_on_random_boards(
         counts.joint_above_sides > 0,
         "the joint edge bound never rose above both edges'"
     );
-    counts
 }
 
 /// Every position of random lines of play on random Former boards of 4 or 5 columns (the
