@@ -60,6 +60,8 @@ pub trait Bits:
     fn count(&self) -> u32;
     /// The smallest element, if any.
     fn first(&self) -> Option<usize>;
+    /// The largest element, if any.
+    fn last(&self) -> Option<usize>;
     /// The set moved up by `n` indices (elements past the capacity are lost).
     fn shl(self, n: u32) -> Self;
     /// The set moved down by `n` indices.
@@ -212,6 +214,14 @@ impl Bits for u64 {
         }
     }
     #[inline(always)]
+    fn last(&self) -> Option<usize> {
+        if *self == 0 {
+            None
+        } else {
+            Some(63 - self.leading_zeros() as usize)
+        }
+    }
+    #[inline(always)]
     fn shl(self, n: u32) -> Self {
         self.checked_shl(n).unwrap_or(0)
     }
@@ -360,6 +370,14 @@ impl<const N: usize> Bits for Wide<N> {
             .find(|(_, &w)| w != 0)
             .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
     }
+    #[inline(always)]
+    fn last(&self) -> Option<usize> {
+        self.0
+            .iter()
+            .enumerate()
+            .rfind(|(_, &w)| w != 0)
+            .map(|(i, w)| i * 64 + 63 - w.leading_zeros() as usize)
+    }
     #[inline]
     fn shl(self, n: u32) -> Self {
         let (ws, bs) = ((n / 64) as usize, n % 64);
@@ -473,6 +491,8 @@ mod tests {
             prop_assert_eq!(to_vec(pdep64_soft(x, m)), pdep_ref(&xs, &ms));
             prop_assert_eq!(pext64(x, m), pext64_soft(x, m));
             prop_assert_eq!(pdep64(x, m), pdep64_soft(x, m));
+            prop_assert_eq!(x.first(), xs.first().copied());
+            prop_assert_eq!(x.last(), xs.last().copied());
         }
 
         #[test]
@@ -488,6 +508,7 @@ mod tests {
             prop_assert_eq!(to_vec(wx.pdep(wm)), pdep_ref(&xs, &ms));
             prop_assert_eq!(wx.count() as usize, xs.len());
             prop_assert_eq!(wx.first(), xs.first().copied());
+            prop_assert_eq!(wx.last(), xs.last().copied());
             let shl: Vec<usize> = xs.iter().map(|i| i + s as usize).filter(|&i| i < 256).collect();
             let shr: Vec<usize> = xs.iter().filter(|&&i| i >= s as usize).map(|i| i - s as usize).collect();
             prop_assert_eq!(to_vec(wx.shl(s)), shl);

@@ -115,6 +115,8 @@ pub struct Geometry<B> {
     half: usize,
     /// `from_row[y]`: every cell in row `y` or above (`from_row[H]` is empty).
     from_row: Vec<B>,
+    /// The column of each cell (a lookup instead of a division).
+    column_of: Vec<u8>,
 }
 
 impl<B: Bits> Geometry<B> {
@@ -175,7 +177,20 @@ impl<B: Bits> Geometry<B> {
             squeezed,
             half,
             from_row,
+            column_of: (0..width * height).map(|i| (i / height) as u8).collect(),
         }
+    }
+
+    /// The first and last columns in which `s` (not empty) has a cell: the columns a
+    /// group spans, as a connected set spans every column between.
+    #[inline(always)]
+    pub fn columns_of(&self, s: B) -> (usize, usize) {
+        let first = s.first().expect("a set with a cell");
+        let last = s.last().expect("a set with a cell");
+        (
+            self.column_of[first] as usize,
+            self.column_of[last] as usize,
+        )
     }
 
     /// The bit index of `(x, y)`.
@@ -250,10 +265,50 @@ impl<B: Bits> Geometry<B> {
 }
 
 /// A position of a click game: one bit set per colour (`planes[c]` is colour `c + 1`).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// Two positions are equal when their tiles are.
+#[derive(Clone, Copy, Debug)]
 pub struct ClickBoard<B> {
     pub occupied: B,
     pub planes: [B; MAX_COLOURS],
+    /// What the search already knows of the position's edge bound (see [`EdgeKnown`]).
+    edge: EdgeKnown,
+}
+
+impl<B: Bits> PartialEq for ClickBoard<B> {
+    fn eq(&self, other: &Self) -> bool {
+        self.occupied == other.occupied && self.planes == other.planes
+    }
+}
+
+impl<B: Bits> Eq for ClickBoard<B> {}
+
+impl<B: Bits> std::hash::Hash for ClickBoard<B> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.occupied.hash(state);
+        self.planes.hash(state);
+    }
+}
+
+/// Each edge slice's mask and relaxed optimum ([`crate::edge`]) of a position, as the
+/// parent's [`ClickGame::child_edge_bound`] found them when the search built it, so
+/// that the position's own edge terms need not read its columns again nor look the
+/// optima up. Only [`ClickGame::bounded_successors`] sets it, on the children it builds;
+/// every other way to make a position leaves it [`EdgeKnown::NOTHING`].
+#[derive(Clone, Copy, Debug)]
+struct EdgeKnown {
+    /// Each side's mask, [`EdgeKnown::UNKNOWN`] where not known.
+    mask: [u32; 2],
+    /// Each side's relaxed optimum where its mask is known.
+    opt: [u8; 2],
+}
+
+impl EdgeKnown {
+    /// No mask has all 32 bits (a slice has at most [`crate::edge::MAX_TILES_3`] tiles).
+    const UNKNOWN: u32 = u32::MAX;
+    const NOTHING: EdgeKnown = EdgeKnown {
+        mask: [Self::UNKNOWN; 2],
+        opt: [0; 2],
+    };
 }
 
 impl<B: Bits> ClickBoard<B> {
@@ -476,6 +531,7 @@ impl<B: Bits> ClickGame<B> {
         let mut b = ClickBoard {
             occupied: B::EMPTY,
             planes: [B::EMPTY; MAX_COLOURS],
+            edge: EdgeKnown::NOTHING,
         };
         for x in 0..grid.width() {
             for y in 0..grid.height() {
@@ -607,15 +663,11 @@ impl<B: Bits> ClickGame<B> {
         let g = &self.geom;
         let h = g.height;
         let mut out = *b;
+        out.edge = EdgeKnown::NOTHING;
         out.planes[colour as usize - 1] = b.planes[colour as usize - 1].without(group);
         let keep = b.occupied.without(group);
         // Columns the group touches: a connected group spans one run of columns.
-        let first = group.first().expect("a group is not empty");
-        let x0 = first / h;
-        let mut x1 = x0;
-        while x1 + 1 < g.width && group.meets(g.cols[x1 + 1]) {
-            x1 += 1;
-        }
+        let (x0, x1) = g.columns_of(group);
         let span = g.column_span(x0, x1);
         let mut target = keep.without(span);
         for x in x0..x1 + 1 {
@@ -826,12 +878,7 @@ impl<B: Bits> ClickGame<B> {
         if !rests_on.is_empty() {
             return false;
         }
-        let first = group.first().expect("a group is not empty");
-        let x0 = first / g.height;
-        let mut x1 = x0;
-        while x1 + 1 < g.width && group.meets(g.cols[x1 + 1]) {
-            x1 += 1;
-        }
+        let (x0, x1) = g.columns_of(group);
         // All the colour's tiles in the group's columns and the ones beside them: then
         // the columns beside hold none, and the group is its whole run.
         let around = g.column_span(x0.saturating_sub(1), (x1 + 1).min(g.width - 1));
@@ -864,16 +911,20 @@ impl<B: Bits> ClickGame<B> {
                 out.truncate(start);
                 pruned = INFINITE;
             }
+            let mut known = EdgeKnown::NOTHING;
             let h = match &edge {
                 Some(t) => {
                     let x = (click.x0 as usize, click.x1 as usize);
                     let rest = plane.without(group);
-                    (total - 1).max(self.child_edge_bound(t, group, c, rest, x, total - 1))
+                    let e = self.child_edge_bound(t, group, c, rest, x, total - 1, &mut known);
+                    (total - 1).max(e)
                 }
                 None => total - 1,
             };
             if h < total {
-                out.push((click, self.remove(s, group, click.colour), h));
+                let mut child = self.remove(s, group, click.colour);
+                child.edge = known;
+                out.push((click, child, h));
             } else {
                 pruned = pruned.min(h);
             }
@@ -954,11 +1005,7 @@ impl<B: Bits> ClickGame<B> {
     fn click_of(&self, group: B, c: usize, size: u32) -> Click {
         let g = &self.geom;
         let first = group.first().expect("a group is not empty");
-        let x0 = first / g.height;
-        let mut x1 = x0;
-        while x1 + 1 < g.width && group.meets(g.cols[x1 + 1]) {
-            x1 += 1;
-        }
+        let (x0, x1) = g.columns_of(group);
         Click {
             cell: first as u16,
             colour: c as u8 + 1,
@@ -1012,10 +1059,19 @@ impl<B: Bits> ClickGame<B> {
     #[inline]
     fn edge_terms(&self, b: &ClickBoard<B>) -> Option<EdgeTerms> {
         let edge = self.edge.as_ref()?;
-        let mask = [self.edge_mask(edge, b, 0), self.edge_mask(edge, b, 1)];
+        let known = b.edge;
+        let mask = [0, 1].map(|side| match known.mask[side] {
+            EdgeKnown::UNKNOWN => self.edge_mask(edge, b, side),
+            m => Some(m),
+        });
+        let opt = [0, 1].map(|side| match (known.mask[side], mask[side]) {
+            (EdgeKnown::UNKNOWN, Some(m)) => edge.opt(side, m),
+            (EdgeKnown::UNKNOWN, None) => 0,
+            _ => known.opt[side] as u32,
+        });
         let mut t = EdgeTerms {
             mask,
-            opt: [0, 1].map(|side| mask[side].map_or(0, |m| edge.opt(side, m))),
+            opt,
             beyond: [0; 2],
             of: [[0; 2]; MAX_COLOURS],
             mid: 0,
@@ -1043,8 +1099,11 @@ impl<B: Bits> ClickGame<B> {
     /// (other colours keep their share of the clicks touching both slices: it can only
     /// have fallen, so the parent's stays an upper bound). A bound above `limit` may come
     /// back lower than the full one but still above `limit`: a slice's optimum is only
-    /// searched for as far as it matters ([`EdgeBound::opt_capped`]).
+    /// searched for as far as it matters ([`EdgeBound::opt_capped`]). Each side's mask
+    /// and optimum go to `known`, for the child if it is kept (at most `limit`: then each
+    /// optimum is exact, being at most its cap).
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn child_edge_bound(
         &self,
         t: &EdgeTerms,
@@ -1053,6 +1112,7 @@ impl<B: Bits> ClickGame<B> {
         rest: B,
         (x0, x1): (usize, usize),
         limit: u32,
+        known: &mut EdgeKnown,
     ) -> u32 {
         let Some(edge) = &self.edge else {
             return 0;
@@ -1074,17 +1134,20 @@ impl<B: Bits> ClickGame<B> {
                 (self.geom.width - self.slice, self.geom.width - 1)
             };
             let beyond = t.beyond[side] - t.of[c][side] + now[side];
-            let opt = if x0 <= hi && x1 >= lo {
+            let (mask, opt) = if x0 <= hi && x1 >= lo {
                 let mut taken = [0u64; MAX_SLICE];
                 for k in 0..self.slice {
                     taken[k] = self.column_bits(group, xs[k]);
                 }
                 // past `limit` the child is dropped whatever the value
                 let cap = limit.saturating_sub(beyond);
-                edge.opt_capped(side, edge.take(side, mask, &taken), cap)
+                let mask = edge.take(side, mask, &taken);
+                (mask, edge.opt_capped(side, mask, cap))
             } else {
-                t.opt[side]
+                (mask, t.opt[side])
             };
+            known.mask[side] = mask;
+            known.opt[side] = opt as u8;
             best = best.max(opt + beyond);
             if best > limit {
                 return best; // dropped: the rest cannot save it
@@ -1298,17 +1361,21 @@ impl<B: Bits> Puzzle for ClickGame<B> {
                 pruned = pruned.min(h);
             } else {
                 let click = self.click_of(group, c, size);
+                let mut known = EdgeKnown::NOTHING;
                 let h = match &edge {
                     Some(t) => {
                         let x = (click.x0 as usize, click.x1 as usize);
-                        h.max(self.child_edge_bound(t, group, c, rest, x, max_bound))
+                        let e = self.child_edge_bound(t, group, c, rest, x, max_bound, &mut known);
+                        h.max(e)
                     }
                     None => h,
                 };
                 if h > max_bound {
                     pruned = pruned.min(h);
                 } else {
-                    out.push((click, self.remove(s, group, click.colour), h));
+                    let mut child = self.remove(s, group, click.colour);
+                    child.edge = known;
+                    out.push((click, child, h));
                 }
             }
             forced
