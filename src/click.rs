@@ -92,7 +92,7 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
-use crate::edge::{EdgeBound, MAX_SLICE};
+use crate::edge::{EdgeBound, Mask, MAX_SLICE};
 use crate::grid::{BoardError, Grid, MAX_COLOURS};
 use crate::puzzle::{Puzzle, INFINITE};
 use crate::rules::{Clickable, Rules, Sideways};
@@ -297,18 +297,33 @@ impl<B: Bits> std::hash::Hash for ClickBoard<B> {
 #[derive(Clone, Copy, Debug)]
 struct EdgeKnown {
     /// Each side's mask, [`EdgeKnown::UNKNOWN`] where not known.
-    mask: [u32; 2],
+    mask: [Mask; SIDES],
     /// Each side's relaxed optimum where its mask is known.
-    opt: [u8; 2],
+    opt: [u8; SIDES],
 }
 
 impl EdgeKnown {
-    /// No mask has all 32 bits (a slice has at most [`crate::edge::MAX_TILES_3`] tiles).
-    const UNKNOWN: u32 = u32::MAX;
+    /// No mask has all 64 bits (a slice has at most [`crate::edge::MAX_TILES_4`] tiles).
+    const UNKNOWN: Mask = Mask::MAX;
     const NOTHING: EdgeKnown = EdgeKnown {
-        mask: [Self::UNKNOWN; 2],
-        opt: [0; 2],
+        mask: [Self::UNKNOWN; SIDES],
+        opt: [0; SIDES],
     };
+}
+
+/// The most edge slices ([`crate::edge`]): the narrow left and right, the wide left and
+/// right.
+const SIDES: usize = 4;
+
+/// The pairs of a left and a right slice that make a joint bound ([`crate::edge`]), by
+/// side: both narrow, the wide left with the narrow right, the narrow left with the
+/// wide right.
+const JOINTS: [(usize, usize); 3] = [(0, 1), (2, 1), (0, 3)];
+
+/// Is an edge slice (by side) at the left edge? (Even sides are, odd ones the right.)
+#[inline(always)]
+fn is_left(side: usize) -> bool {
+    side & 1 == 0
 }
 
 impl<B: Bits> ClickBoard<B> {
@@ -334,21 +349,22 @@ pub struct Click {
 }
 
 /// The parts of the edge bound of a position ([`crate::edge`]): each side's mask of
-/// starting tiles left (`None` if the position is not from the board's start) and relaxed
-/// optimum, the runs lying wholly beyond each side's slice, and each colour's share of
-/// those; for the joint bound, the runs between the slices and how many clicks can touch
-/// both.
+/// starting tiles left (`None` if the position is not from the board's start, or the side
+/// is not there) and relaxed optimum, the runs lying wholly beyond each side's slice, and
+/// each colour's share of those; for each joint bound ([`JOINTS`]), the runs between its
+/// slices and how many clicks can touch both.
 struct EdgeTerms {
-    mask: [Option<u32>; 2],
-    opt: [u32; 2],
-    beyond: [u32; 2],
-    of: [[u32; 2]; MAX_COLOURS],
-    /// Runs lying wholly between the two slices, in all and per colour.
-    mid: u32,
-    mid_of: [u32; MAX_COLOURS],
-    /// An upper bound on the clicks that can touch both slices, in all and per colour.
-    span: u32,
-    span_of: [u32; MAX_COLOURS],
+    mask: [Option<Mask>; SIDES],
+    opt: [u32; SIDES],
+    beyond: [u32; SIDES],
+    of: [[u32; SIDES]; MAX_COLOURS],
+    /// Runs lying wholly between a joint's two slices, in all and per colour.
+    mid: [u32; 3],
+    mid_of: [[u32; 3]; MAX_COLOURS],
+    /// An upper bound on the clicks that can touch both of a joint's slices, in all and
+    /// per colour.
+    span: [u32; 3],
+    span_of: [[u32; 3]; MAX_COLOURS],
 }
 
 impl EdgeTerms {
@@ -358,16 +374,18 @@ impl EdgeTerms {
         l.max(r).max(joint)
     }
 
-    /// The left edge's bound, the right edge's and the joint one (0 where not known).
+    /// The left edges' bound, the right edges' and the joint one (0 where not known).
     #[inline]
     fn parts(&self) -> [u32; 3] {
         let side = |k: usize| self.mask[k].map_or(0, |_| self.opt[k] + self.beyond[k]);
-        let joint = if self.mask[0].is_some() && self.mask[1].is_some() {
-            (self.opt[0] + self.opt[1] + self.mid).saturating_sub(self.span)
-        } else {
-            0
-        };
-        [side(0), side(1), joint]
+        let mut joint = 0;
+        for (j, &(l, r)) in JOINTS.iter().enumerate() {
+            if self.mask[l].is_some() && self.mask[r].is_some() {
+                let v = (self.opt[l] + self.opt[r] + self.mid[j]).saturating_sub(self.span[j]);
+                joint = joint.max(v);
+            }
+        }
+        [side(0).max(side(2)), side(1).max(side(3)), joint]
     }
 }
 
@@ -479,8 +497,11 @@ pub struct ClickGame<B> {
     /// The edge bound ([`crate::edge`]), when columns never move and the board's edges
     /// are small enough.
     edge: Option<Arc<EdgeBound>>,
-    /// The columns of each edge slice (0 without the edge bound).
+    /// The columns of each edge slice (0 without the edge bound), narrow then wide
+    /// (0 where there are no wide slices), by side: see [`ClickGame::edge_width`].
     slice: usize,
+    /// How many edge slices there are: 2 (narrow), 4 (narrow and wide), or 0.
+    sides: usize,
 }
 
 /// Does a `width × height` board fit the bit set `B`?
@@ -510,7 +531,7 @@ impl<B: Bits> ClickGame<B> {
                         .collect()
                 })
                 .collect();
-            EdgeBound::new(&columns, grid.colours()).map(Arc::new)
+            EdgeBound::new(&columns, grid.colours(), true).map(Arc::new)
         } else {
             None
         };
@@ -520,10 +541,22 @@ impl<B: Bits> ClickGame<B> {
             colours: grid.colours(),
             palette: grid.palette().to_vec(),
             slice: edge.as_ref().map_or(0, |e| e.slice()),
+            sides: edge.as_ref().map_or(0, |e| if e.wide() { 4 } else { 2 }),
             edge,
         };
         let board = game.board(grid);
         Ok((game, board))
+    }
+
+    /// The same game with only the narrow edge slices in its edge bound ([`crate::edge`]):
+    /// for measuring what the wide ones add.
+    pub fn with_narrow_edges(&self) -> Self {
+        let mut g = self.clone();
+        if let Some(e) = &self.edge {
+            g.edge = Some(Arc::new(e.narrow()));
+            g.sides = 2;
+        }
+        g
     }
 
     /// The position of a grid of the same size and palette.
@@ -1042,8 +1075,8 @@ impl<B: Bits> ClickGame<B> {
         self.edge_terms(b).map_or(0, |t| t.bound())
     }
 
-    /// The columns of each edge's slice of the edge bound ([`crate::edge`]): 2 or 3, or 0
-    /// where the board has no edge bound.
+    /// The columns of each edge's narrow slice of the edge bound ([`crate::edge`]): 2 or
+    /// 3, or 0 where the board has no edge bound.
     pub fn edge_slice(&self) -> usize {
         self.slice
     }
@@ -1060,36 +1093,60 @@ impl<B: Bits> ClickGame<B> {
     fn edge_terms(&self, b: &ClickBoard<B>) -> Option<EdgeTerms> {
         let edge = self.edge.as_ref()?;
         let known = b.edge;
-        let mask = [0, 1].map(|side| match known.mask[side] {
-            EdgeKnown::UNKNOWN => self.edge_mask(edge, b, side),
-            m => Some(m),
-        });
-        let opt = [0, 1].map(|side| match (known.mask[side], mask[side]) {
-            (EdgeKnown::UNKNOWN, Some(m)) => edge.opt(side, m),
-            (EdgeKnown::UNKNOWN, None) => 0,
-            _ => known.opt[side] as u32,
-        });
         let mut t = EdgeTerms {
-            mask,
-            opt,
-            beyond: [0; 2],
-            of: [[0; 2]; MAX_COLOURS],
-            mid: 0,
-            mid_of: [0; MAX_COLOURS],
-            span: 0,
-            span_of: [0; MAX_COLOURS],
+            mask: [None; SIDES],
+            opt: [0; SIDES],
+            beyond: [0; SIDES],
+            of: [[0; SIDES]; MAX_COLOURS],
+            mid: [0; 3],
+            mid_of: [[0; 3]; MAX_COLOURS],
+            span: [0; 3],
+            span_of: [[0; 3]; MAX_COLOURS],
         };
+        for side in 0..self.sides {
+            (t.mask[side], t.opt[side]) = match known.mask[side] {
+                EdgeKnown::UNKNOWN => match self.edge_mask(edge, b, side) {
+                    Some(m) => (Some(m), edge.opt(side, m)),
+                    None => (None, 0),
+                },
+                m => (Some(m), known.opt[side] as u32),
+            };
+        }
         for (c, &p) in b.planes[..self.colours].iter().enumerate() {
             let cols = self.geom.column_set(p);
-            t.of[c] = self.beyond(cols);
-            t.beyond[0] += t.of[c][0];
-            t.beyond[1] += t.of[c][1];
-            t.mid_of[c] = self.between(cols);
-            t.mid += t.mid_of[c];
-            t.span_of[c] = self.spanning(p);
-            t.span += t.span_of[c];
+            for side in 0..self.sides {
+                t.of[c][side] = self.beyond(cols, side);
+                t.beyond[side] += t.of[c][side];
+            }
+            for (j, &(l, r)) in JOINTS[..self.joints()].iter().enumerate() {
+                let (lw, rw) = (self.edge_width(l), self.edge_width(r));
+                t.mid_of[c][j] = self.between(cols, lw, rw);
+                t.mid[j] += t.mid_of[c][j];
+                t.span_of[c][j] = self.spanning(p, lw, rw);
+                t.span[j] += t.span_of[c][j];
+            }
         }
         Some(t)
+    }
+
+    /// How many of [`JOINTS`] there are: 1 with narrow slices only, else 3.
+    #[inline(always)]
+    fn joints(&self) -> usize {
+        if self.sides == 4 {
+            3
+        } else {
+            1
+        }
+    }
+
+    /// The columns of an edge slice (by side: 0 and 1 narrow, 2 and 3 wide).
+    #[inline(always)]
+    fn edge_width(&self, side: usize) -> usize {
+        if side < 2 {
+            self.slice
+        } else {
+            MAX_SLICE
+        }
     }
 
     /// The edge bound of the position after clicking `group` (of colour `c`, in the
@@ -1117,27 +1174,41 @@ impl<B: Bits> ClickGame<B> {
         let Some(edge) = &self.edge else {
             return 0;
         };
+        let w = self.geom.width;
         let cols = self.geom.column_set(rest);
-        let now = self.beyond(cols);
         let mut best = 0;
-        let mut opts = [None; 2];
-        // a side the click leaves alone first: its value is known, and may drop the child
-        let order = if x0 < self.slice { [1, 0] } else { [0, 1] };
-        for side in order {
+        let mut opts = [None; SIDES];
+        // Sides the click leaves alone first (their values are known and may drop the
+        // child), then the narrow ones it touches, then the wide ones (dearest to search).
+        let touches = |side: usize| {
+            let n = self.edge_width(side);
+            let (lo, hi) = if is_left(side) {
+                (0, n - 1)
+            } else {
+                (w - n, w - 1)
+            };
+            x0 <= hi && x1 >= lo
+        };
+        let mut order = [0usize; SIDES];
+        let mut k = 0;
+        for pass in [false, true] {
+            for side in 0..self.sides {
+                if touches(side) == pass {
+                    order[k] = side;
+                    k += 1;
+                }
+            }
+        }
+        for &side in &order[..self.sides] {
             let Some(mask) = t.mask[side] else {
                 continue;
             };
-            let xs = self.edge_columns(side);
-            let (lo, hi) = if side == 0 {
-                (0, self.slice - 1)
-            } else {
-                (self.geom.width - self.slice, self.geom.width - 1)
-            };
-            let beyond = t.beyond[side] - t.of[c][side] + now[side];
-            let (mask, opt) = if x0 <= hi && x1 >= lo {
+            let beyond = t.beyond[side] - t.of[c][side] + self.beyond(cols, side);
+            let (mask, opt) = if touches(side) {
+                let xs = self.edge_columns(side);
                 let mut taken = [0u64; MAX_SLICE];
-                for k in 0..self.slice {
-                    taken[k] = self.column_bits(group, xs[k]);
+                for (k, &x) in xs[..self.edge_width(side)].iter().enumerate() {
+                    taken[k] = self.column_bits(group, x);
                 }
                 // past `limit` the child is dropped whatever the value
                 let cap = limit.saturating_sub(beyond);
@@ -1154,68 +1225,75 @@ impl<B: Bits> ClickGame<B> {
             }
             opts[side] = Some(opt);
         }
-        if let [Some(l), Some(r)] = opts {
-            let mid = t.mid - t.mid_of[c] + self.between(cols);
-            let others = t.span - t.span_of[c];
+        for (j, &(l, r)) in JOINTS[..self.joints()].iter().enumerate() {
+            let (Some(lo), Some(ro)) = (opts[l], opts[r]) else {
+                continue;
+            };
+            let (lw, rw) = (self.edge_width(l), self.edge_width(r));
+            let mid = t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw);
+            let others = t.span[j] - t.span_of[c][j];
             // the joint bound with colour c spanning nothing: worth refining only if it
-            // beats the sides
-            if l + r + mid > best + others {
-                let span = others + self.spanning(rest);
-                best = best.max((l + r + mid).saturating_sub(span));
+            // beats the rest
+            if lo + ro + mid > best + others {
+                let span = others + self.spanning(rest, lw, rw);
+                best = best.max((lo + ro + mid).saturating_sub(span));
             }
         }
         best
     }
 
-    /// The runs of a colour in the columns `cols` (a bit set) that lie wholly beyond the
-    /// left slice and wholly beyond the right slice ([`crate::edge`]).
+    /// The runs of a colour in the columns `cols` (a bit set) that lie wholly beyond a
+    /// side's slice ([`crate::edge`]).
     #[inline(always)]
-    fn beyond(&self, cols: u64) -> [u32; 2] {
-        let (w, n) = (self.geom.width, self.slice);
-        [
-            (cols & !(cols << 1) & !((1 << n) - 1)).count_ones(),
-            (cols & !(cols >> 1) & ((1 << (w - n)) - 1)).count_ones(),
-        ]
+    fn beyond(&self, cols: u64, side: usize) -> u32 {
+        let (w, n) = (self.geom.width, self.edge_width(side));
+        if is_left(side) {
+            (cols & !(cols << 1) & !((1 << n) - 1)).count_ones()
+        } else {
+            (cols & !(cols >> 1) & ((1 << (w - n)) - 1)).count_ones()
+        }
     }
 
     /// At most how many clicks of the colour whose tiles are `p` can take tiles of both
-    /// slices: such a click takes a whole vertical run of `p` in each column from the
-    /// left slice's boundary column to the right's, and runs in a column never split, so
-    /// the fewest runs in one of those columns.
+    /// a left slice of `lw` columns and a right one of `rw`: such a click takes a whole
+    /// vertical run of `p` in each column from the left slice's boundary column to the
+    /// right's, and runs in a column never split, so the fewest runs in one of those
+    /// columns.
     #[inline(always)]
-    fn spanning(&self, p: B) -> u32 {
+    fn spanning(&self, p: B, lw: usize, rw: usize) -> u32 {
         let mut least = u32::MAX;
-        for x in self.slice - 1..=self.geom.width - self.slice {
+        for x in lw - 1..=self.geom.width - rw {
             let v = self.column_bits(p, x);
             least = least.min((v & !(v << 1)).count_ones());
         }
         least
     }
 
-    /// The runs of a colour in the columns `cols` (a bit set) that touch neither slice: the
-    /// runs of its columns between the slices, less a first one that goes on into the left
-    /// slice and a last one that goes on into the right (one run may do both).
+    /// The runs of a colour in the columns `cols` (a bit set) that touch neither a left
+    /// slice of `lw` columns nor a right one of `rw`: the runs of its columns between the
+    /// slices, less a first one that goes on into the left slice and a last one that goes
+    /// on into the right (one run may do both).
     #[inline(always)]
-    fn between(&self, cols: u64) -> u32 {
-        let (w, k) = (self.geom.width, self.slice);
-        let middle = ((1u64 << (w - k)) - 1) & !((1u64 << k) - 1);
+    fn between(&self, cols: u64, lw: usize, rw: usize) -> u32 {
+        let w = self.geom.width;
+        let middle = ((1u64 << (w - rw)) - 1) & !((1u64 << lw) - 1);
+        if middle == 0 {
+            return 0;
+        }
         let inner = cols & middle;
         let runs = (inner & !(inner << 1)).count_ones();
-        let on_left = ((inner >> k) & (cols >> (k - 1)) & 1) as u32;
-        let on_right = ((inner >> (w - k - 1)) & (cols >> (w - k)) & 1) as u32;
+        let on_left = ((inner >> lw) & (cols >> (lw - 1)) & 1) as u32;
+        let on_right = ((inner >> (w - rw - 1)) & (cols >> (w - rw)) & 1) as u32;
         let both = u32::from(inner == middle && on_left + on_right == 2);
         runs + both - on_left - on_right
     }
 
-    /// The mask of starting tiles ([`crate::edge`]) that one edge of `b` (`side` 0 left,
-    /// 1 right) has left, read column by column; `None` if `b` is not from the start.
-    fn edge_mask(&self, edge: &EdgeBound, b: &ClickBoard<B>, side: usize) -> Option<u32> {
+    /// The mask of starting tiles ([`crate::edge`]) that one edge slice of `b` (by side)
+    /// has left, read column by column; `None` if `b` is not from the start.
+    fn edge_mask(&self, edge: &EdgeBound, b: &ClickBoard<B>, side: usize) -> Option<Mask> {
         let mut bits = [[0u64; MAX_COLOURS]; MAX_SLICE];
-        for (k, x) in self.edge_columns(side)[..self.slice]
-            .iter()
-            .copied()
-            .enumerate()
-        {
+        let n = self.edge_width(side);
+        for (k, x) in self.edge_columns(side)[..n].iter().copied().enumerate() {
             for (c, &p) in b.planes[..self.colours].iter().enumerate() {
                 bits[k][c] = self.column_bits(p, x);
             }
@@ -1223,15 +1301,15 @@ impl<B: Bits> ClickGame<B> {
         edge.mask_of_bits(side, &bits)
     }
 
-    /// The columns of an edge's slice ([`crate::edge`]), outermost first: `side` 0 left,
-    /// 1 right.
+    /// The columns of an edge slice ([`crate::edge`]), outermost first: left for an even
+    /// side, right for an odd one (as many as [`ClickGame::edge_width`] says).
     #[inline(always)]
     fn edge_columns(&self, side: usize) -> [usize; MAX_SLICE] {
         let w = self.geom.width;
-        if side == 0 {
-            [0, 1, 2]
+        if is_left(side) {
+            [0, 1, 2, 3]
         } else {
-            [w - 1, w - 2, w.saturating_sub(3)]
+            [w - 1, w - 2, w.saturating_sub(3), w.saturating_sub(4)]
         }
     }
 

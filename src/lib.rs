@@ -13,12 +13,14 @@
 //! | [`grid`] | the board as text and as a plain grid: parsing, errors, printing |
 //! | [`rules`] | the rule knobs and the named games |
 //! | [`click`] | the click-game bitboard engine: groups, gravity, sideways steps, bounds |
+//! | [`edge`] | the edge bound of the click games whose columns stay: relaxed games on the edge columns |
 //! | [`floodit`] | the Flood-It engine |
 //! | [`puzzle`] | the small trait every search algorithm is written against |
 //! | [`samegame`] | a byte-per-cell SameGame engine and its beam search for the score |
 //! | [`objective`] | moves, tiles and SameGame score as values for the anytime search |
 //! | [`search`] | IDA* with a transposition table, beam search, anytime search (beam, NRPA) |
 //! | [`solve`] | board in, report out: picks the engine and the algorithms |
+//! | [`zeroed`] | zeroed memory on huge pages for the large shared tables |
 //!
 //! ```
 //! use tumble::{grid::Grid, rules::Game, solve::{solve, Setup}};
@@ -39,3 +41,4 @@ pub mod rules;
 pub mod samegame;
 pub mod search;
 pub mod solve;
+pub mod zeroed;

@@ -484,14 +484,17 @@ fn forced_moves_fire_and_keep_the_optimum() {
 struct EdgeCounts {
     above_runs: usize,
     joint_above_sides: usize,
+    wide_above_narrow: usize,
 }
 
 /// The edge bound of every position along a random line of play from one start (so the
 /// engine's masks of starting tiles are exercised, not rebuilt), against the brute-force
 /// optimum; and the bound each child gets from its parent ([`Puzzle::bounded_successors`],
-/// updated from the parent's edge terms) never above the child's own.
+/// updated from the parent's edge terms) never above the child's own. `narrow` is the
+/// game with its narrow edge slices only, whose bound is never above the game's.
 fn edge_bound_along_play<B: Bits>(
     game: &ClickGame<B>,
+    narrow: &ClickGame<B>,
     start: ClickBoard<B>,
     r0: &RefBoard,
     rules: &Rules,
@@ -512,6 +515,14 @@ fn edge_bound_along_play<B: Bits>(
         );
         prop_assert_eq!(game.clicks_bound(b), edge.max(runs));
         counts.above_runs += usize::from(edge > runs);
+        let without_wide = narrow.edge_bound(b);
+        prop_assert!(
+            without_wide <= edge,
+            "narrow {} > wide {}",
+            without_wide,
+            edge
+        );
+        counts.wide_above_narrow += usize::from(edge > without_wide);
         if let Some([l, r, joint]) = game.edge_bound_parts(b) {
             counts.joint_above_sides += usize::from(joint > l.max(r));
         }
@@ -532,7 +543,8 @@ fn edge_bound_along_play<B: Bits>(
 /// [`edge_bound_along_play`] from `cases` random Former boards of the sizes `(w, h)` taken
 /// in turn, with 2 to 4 colours, each of whose edge slices is `slice` columns wide; the
 /// edge bound must rise above the column runs somewhere, and its joint part above both
-/// edges' own.
+/// edges' own; with three-column slices (and so four-column wide ones besides), the
+/// wide slices must raise it somewhere.
 fn edge_bound_on_random_boards(seed: u64, cases: usize, sizes: &[(usize, usize)], slice: usize) {
     let rules = Game::Former.rules().unwrap();
     let mut rng = Rng(seed);
@@ -544,7 +556,8 @@ fn edge_bound_on_random_boards(seed: u64, cases: usize, sizes: &[(usize, usize)]
         let grid = grid_of(&r);
         let (game, board) = ClickGame::<u64>::new(&grid, rules).unwrap();
         assert_eq!(game.edge_slice(), slice, "case {case}");
-        edge_bound_along_play(&game, board, &r, &rules, &mut rng, &mut counts)
+        let narrow = game.with_narrow_edges();
+        edge_bound_along_play(&game, &narrow, board, &r, &rules, &mut rng, &mut counts)
             .unwrap_or_else(|e| panic!("case {case}: {e}"));
     }
     assert!(
@@ -555,6 +568,12 @@ fn edge_bound_on_random_boards(seed: u64, cases: usize, sizes: &[(usize, usize)]
         counts.joint_above_sides > 0,
         "the joint edge bound never rose above both edges'"
     );
+    if slice == 3 {
+        assert!(
+            counts.wide_above_narrow > 0,
+            "the wide edge slices never raised the bound"
+        );
+    }
 }
 
 /// Every position of random lines of play on random Former boards of 4 or 5 columns (the

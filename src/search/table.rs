@@ -14,14 +14,16 @@
 //! holds: a gigabyte table taken whole would be zeroed page by page as a short search
 //! scatters its entries over it, which took a third of the time of a half-second search.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::zeroed::Zeroed;
 
 const WAYS: usize = 4;
 const ENTRY_BYTES: usize = 16;
 
 /// A lock-free table of `key → (lower bound, work)`.
 pub struct Table {
-    slots: Slots,
+    slots: Zeroed,
     buckets_mask: usize,
     /// The most entries it may grow to.
     limit: usize,
@@ -29,85 +31,6 @@ pub struct Table {
 
 /// Entries a table starts with (16 MiB) when its budget allows.
 const START_ENTRIES: usize = 1 << 20;
-
-/// Zeroed words, read and written as atomics. On Linux the memory is mapped anonymously
-/// (the operating system hands out zeroed pages lazily, so a large table costs memory only
-/// as it fills) and marked for transparent huge pages, which cuts the page faults of a
-/// gigabyte table from a quarter million to a few hundred.
-struct Slots {
-    ptr: *mut AtomicU64,
-    len: usize,
-    #[cfg(target_os = "linux")]
-    map_len: usize,
-    #[cfg(not(target_os = "linux"))]
-    _vec: Vec<AtomicU64>,
-}
-
-// SAFETY: the slots are atomics; the pointer is owned and freed once, on drop.
-unsafe impl Send for Slots {}
-// SAFETY: shared access goes only through atomic operations.
-unsafe impl Sync for Slots {}
-
-impl Slots {
-    #[cfg(target_os = "linux")]
-    fn zeroed(len: usize) -> Slots {
-        const HUGE: usize = 2 << 20;
-        let bytes = len * 8;
-        let map_len = bytes + HUGE;
-        // SAFETY: an anonymous private mapping with no address hint; checked for failure.
-        let base = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                map_len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        assert!(
-            base != libc::MAP_FAILED,
-            "cannot map {bytes} bytes for the table"
-        );
-        // Start on a huge-page boundary (the mapping has room for it).
-        let aligned = (base as usize).next_multiple_of(HUGE);
-        // SAFETY: `aligned..aligned + bytes` lies within the mapping; madvise is a hint.
-        unsafe { libc::madvise(aligned as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
-        // Remember the mapping's start through the offset, to unmap it whole.
-        let offset = aligned - base as usize;
-        Slots {
-            ptr: aligned as *mut AtomicU64,
-            len,
-            map_len: map_len | (offset << 40),
-        }
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn zeroed(len: usize) -> Slots {
-        let mut v: Vec<AtomicU64> = (0..len).map(|_| AtomicU64::new(0)).collect();
-        Slots {
-            ptr: v.as_mut_ptr(),
-            len,
-            _vec: v,
-        }
-    }
-
-    #[inline(always)]
-    fn as_slice(&self) -> &[AtomicU64] {
-        // SAFETY: `ptr` points to `len` initialised (zeroed) atomics that live as long as self.
-        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
-    }
-}
-
-#[cfg(target_os = "linux")]
-impl Drop for Slots {
-    fn drop(&mut self) {
-        let offset = self.map_len >> 40;
-        let map_len = self.map_len & ((1 << 40) - 1);
-        // SAFETY: unmapping exactly the mapping made in `zeroed`, once.
-        unsafe { libc::munmap((self.ptr as usize - offset) as *mut libc::c_void, map_len) };
-    }
-}
 
 #[inline]
 fn pack(bound: u32, work: u32) -> u64 {
@@ -136,7 +59,7 @@ impl Table {
 
     fn with_entries(n: usize, limit: usize) -> Table {
         Table {
-            slots: Slots::zeroed(2 * n),
+            slots: Zeroed::words(2 * n),
             buckets_mask: n / WAYS - 1,
             limit,
         }
@@ -144,8 +67,8 @@ impl Table {
 
     /// The share of entries in use, estimated from the first buckets.
     pub fn load(&self) -> f64 {
-        let words = self.slots.len.min(1 << 14);
-        let used = self.slots.as_slice()[..words]
+        let words = self.slots.as_words().len().min(1 << 14);
+        let used = self.slots.as_words()[..words]
             .iter()
             .skip(1)
             .step_by(2)
@@ -165,7 +88,7 @@ impl Table {
         }
         let wanted = ((load * 16.0 * self.capacity() as f64) as usize).next_power_of_two();
         let bigger = Table::with_entries(wanted.min(self.limit), self.limit);
-        for pair in self.slots.as_slice().chunks_exact(2) {
+        for pair in self.slots.as_words().chunks_exact(2) {
             let d = pair[1].load(Relaxed);
             if d != 0 {
                 let key = pair[0].load(Relaxed) ^ d;
@@ -178,7 +101,7 @@ impl Table {
 
     /// Entries the table holds now.
     pub fn capacity(&self) -> usize {
-        self.slots.len / 2
+        self.slots.as_words().len() / 2
     }
 
     /// Bytes the table takes now.
@@ -196,7 +119,7 @@ impl Table {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = self.slots.ptr.wrapping_add(self.bucket(key)) as *const i8;
+            let p = self.slots.word_ptr(self.bucket(key)) as *const i8;
             // SAFETY: prefetching is a hint and never faults, whatever the address.
             unsafe { core::arch::x86_64::_mm_prefetch(p, core::arch::x86_64::_MM_HINT_T0) };
         }
@@ -209,8 +132,8 @@ impl Table {
     pub fn get(&self, key: u64) -> u32 {
         let b = self.bucket(key);
         for w in 0..WAYS {
-            let kx = self.slots.as_slice()[b + 2 * w].load(Relaxed);
-            let d = self.slots.as_slice()[b + 2 * w + 1].load(Relaxed);
+            let kx = self.slots.as_words()[b + 2 * w].load(Relaxed);
+            let d = self.slots.as_words()[b + 2 * w + 1].load(Relaxed);
             if d != 0 && kx ^ d == key {
                 return unpack(d).0;
             }
@@ -226,14 +149,14 @@ impl Table {
         let mut victim = 0;
         let mut victim_work = u32::MAX;
         for w in 0..WAYS {
-            let kx = self.slots.as_slice()[b + 2 * w].load(Relaxed);
-            let d = self.slots.as_slice()[b + 2 * w + 1].load(Relaxed);
+            let kx = self.slots.as_words()[b + 2 * w].load(Relaxed);
+            let d = self.slots.as_words()[b + 2 * w + 1].load(Relaxed);
             if d != 0 && kx ^ d == key {
                 let (old, old_work) = unpack(d);
                 if old < bound || (old == bound && old_work < work) {
                     let nd = pack(bound, work);
-                    self.slots.as_slice()[b + 2 * w].store(key ^ nd, Relaxed);
-                    self.slots.as_slice()[b + 2 * w + 1].store(nd, Relaxed);
+                    self.slots.as_words()[b + 2 * w].store(key ^ nd, Relaxed);
+                    self.slots.as_words()[b + 2 * w + 1].store(nd, Relaxed);
                 }
                 return;
             }
@@ -244,8 +167,8 @@ impl Table {
             }
         }
         let nd = pack(bound, work);
-        self.slots.as_slice()[b + 2 * victim].store(key ^ nd, Relaxed);
-        self.slots.as_slice()[b + 2 * victim + 1].store(nd, Relaxed);
+        self.slots.as_words()[b + 2 * victim].store(key ^ nd, Relaxed);
+        self.slots.as_words()[b + 2 * victim + 1].store(nd, Relaxed);
     }
 }
 
