@@ -13,7 +13,7 @@
 //! | [`grid`] | the board as text and as a plain grid: parsing, errors, printing |
 //! | [`rules`] | the rule knobs and the named games |
 //! | [`click`] | the click-game bitboard engine: groups, gravity, sideways steps, bounds |
-//! | [`edge`] | the edge bound of the click games whose columns stay: relaxed games on the edge columns |
+//! | [`edge`] | the edge bound where columns stay: relaxed games on the edge columns |
 //! | [`floodit`] | the Flood-It engine |
 //! | [`puzzle`] | the small trait every search algorithm is written against |
 //! | [`samegame`] | a byte-per-cell SameGame engine and its beam search for the score |
