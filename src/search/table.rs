@@ -117,14 +117,7 @@ impl Table {
     /// Asks the CPU to start loading `key`'s bucket (a later [`Table::get`] then waits less).
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.slots.word_ptr(self.bucket(key)) as *const i8;
-            // SAFETY: prefetching is a hint and never faults, whatever the address.
-            unsafe { core::arch::x86_64::_mm_prefetch(p, core::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        self.slots.prefetch(self.bucket(key));
     }
 
     /// The stored lower bound for `key`, or 0.
