@@ -1178,6 +1178,7 @@ impl<B: Bits> ClickGame<B> {
         let cols = self.geom.column_set(rest);
         let mut best = 0;
         let mut opts = [None; SIDES];
+        let mut done = [false; 3];
         // Sides the click leaves alone first (their values are known and may drop the
         // child), then the narrow ones it touches, then the wide ones (dearest to search).
         let touches = |side: usize| {
@@ -1224,19 +1225,28 @@ impl<B: Bits> ClickGame<B> {
                 return best; // dropped: the rest cannot save it
             }
             opts[side] = Some(opt);
-        }
-        for (j, &(l, r)) in JOINTS[..self.joints()].iter().enumerate() {
-            let (Some(lo), Some(ro)) = (opts[l], opts[r]) else {
-                continue;
-            };
-            let (lw, rw) = (self.edge_width(l), self.edge_width(r));
-            let mid = t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw);
-            let others = t.span[j] - t.span_of[c][j];
-            // the joint bound with colour c spanning nothing: worth refining only if it
-            // beats the rest
-            if lo + ro + mid > best + others {
-                let span = others + self.spanning(rest, lw, rw);
-                best = best.max((lo + ro + mid).saturating_sub(span));
+            // each joint bound as soon as both its sides are known: it may drop the child
+            // before a dearer side is searched
+            for (j, &(l, r)) in JOINTS[..self.joints()].iter().enumerate() {
+                let (Some(lo), Some(ro)) = (opts[l], opts[r]) else {
+                    continue;
+                };
+                if done[j] {
+                    continue;
+                }
+                done[j] = true;
+                let (lw, rw) = (self.edge_width(l), self.edge_width(r));
+                let mid = t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw);
+                let others = t.span[j] - t.span_of[c][j];
+                // the joint bound with colour c spanning nothing: worth refining only if it
+                // beats the rest
+                if lo + ro + mid > best + others {
+                    let span = others + self.spanning(rest, lw, rw);
+                    best = best.max((lo + ro + mid).saturating_sub(span));
+                    if best > limit {
+                        return best;
+                    }
+                }
             }
         }
         best
