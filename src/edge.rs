@@ -208,6 +208,17 @@ impl Side {
     /// boundary column (made here where not given), or `None` if a column has too many
     /// positions to number.
     fn new(columns: &[&[u8]], inner: Option<Arc<Side>>) -> Option<Side> {
+        Side::with_memo(columns, inner, MAX_MEMO, HASHED_MEMO)
+    }
+
+    /// [`Side::new`] with a memo indexed by position where there are at most `indexed`
+    /// positions, else hashed in `hashed` words (a power of two).
+    fn with_memo(
+        columns: &[&[u8]],
+        inner: Option<Arc<Side>>,
+        indexed: usize,
+        hashed: usize,
+    ) -> Option<Side> {
         let n = columns.len();
         let inner = match (n, inner) {
             (0..=2, _) => None,
@@ -232,10 +243,10 @@ impl Side {
             }
         }
         let entries: usize = classes.iter().product();
-        let memo = if entries <= MAX_MEMO {
+        let memo = if entries <= indexed {
             Memo::Indexed(Zeroed::bytes(entries))
         } else {
-            Memo::Hashed(Zeroed::words(HASHED_MEMO))
+            Memo::Hashed(Zeroed::words(hashed))
         };
         Some(Side {
             n,
@@ -687,11 +698,13 @@ mod tests {
         assert_eq!(bound([&[0, 1, 0, 1], &[2]]), 4);
     }
 
-    /// The optimum of every position of random three-column slices, asked for in a mixed
-    /// order, as the bounded search finds it ([`Side::within`]) and as the plain recursion
-    /// over every position leads to (the two-column way).
+    /// The optimum of every position of random three- and four-column slices, asked for
+    /// in a mixed order, as the bounded search finds it ([`Side::within`]) and as the plain
+    /// recursion over every position leads to (the two-column way); a four-column slice
+    /// with a hashed memo far too small for its positions (so that they keep pushing each
+    /// other out) finds the same.
     #[test]
-    fn three_column_search_finds_the_optimum() {
+    fn three_and_four_column_search_finds_the_optimum() {
         fn full(side: &Side, mask: Mask, colours: usize, memo: &mut HashMap<Mask, u32>) -> u32 {
             if mask == 0 {
                 return 0;
@@ -715,13 +728,22 @@ mod tests {
             (state % n as u64) as usize
         };
         let mut deep = 0;
-        for case in 0..150 {
+        for case in 0..200 {
             let colours = 2 + case % 3;
-            let cols: Vec<Vec<u8>> = (0..3)
-                .map(|_| (0..1 + below(6)).map(|_| below(colours) as u8).collect())
+            let n = 3 + case % 2;
+            let cols: Vec<Vec<u8>> = (0..n)
+                .map(|_| {
+                    (0..1 + below(9 - n))
+                        .map(|_| below(colours) as u8)
+                        .collect()
+                })
                 .collect();
             let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
-            let side = Side::new(&refs, None).unwrap();
+            let side = match n {
+                3 => Side::new(&refs, None).unwrap(),
+                _ => Side::with_memo(&refs, None, 0, 64).unwrap(),
+            };
+            assert_eq!(matches!(side.memo, Memo::Hashed(_)), n == 4);
             let tiles: usize = cols.iter().map(Vec::len).sum();
             let mut memo = HashMap::new();
             let all: Mask = (1 << tiles) - 1;
