@@ -502,6 +502,8 @@ pub struct ClickGame<B> {
     slice: usize,
     /// How many edge slices there are: 2 (narrow), 4 (narrow and wide), or 0.
     sides: usize,
+    /// The columns of each edge slice, as a bit set (by side).
+    side_columns: [u64; SIDES],
 }
 
 /// Does a `width × height` board fit the bit set `B`?
@@ -542,7 +544,21 @@ impl<B: Bits> ClickGame<B> {
             palette: grid.palette().to_vec(),
             slice: edge.as_ref().map_or(0, |e| e.slice()),
             sides: edge.as_ref().map_or(0, |e| if e.wide() { 4 } else { 2 }),
+            side_columns: [0; SIDES],
             edge,
+        };
+        let game = ClickGame {
+            side_columns: std::array::from_fn(|side| {
+                let w = grid.width();
+                let n = game.edge_width(side).min(w);
+                let low = (1u64 << n) - 1;
+                if is_left(side) || n == 0 {
+                    low
+                } else {
+                    low << (w - n)
+                }
+            }),
+            ..game
         };
         let board = game.board(grid);
         Ok((game, board))
@@ -1174,27 +1190,21 @@ impl<B: Bits> ClickGame<B> {
         let Some(edge) = &self.edge else {
             return 0;
         };
-        let w = self.geom.width;
         let cols = self.geom.column_set(rest);
         let mut best = 0;
-        let mut opts = [None; SIDES];
-        let mut done = [false; 3];
+        let mut opts = [0u32; SIDES];
+        // the sides whose optimum is known (bit per side), the joints not yet checked
+        let mut have = 0u32;
+        let mut pending = (1u32 << self.joints()) - 1;
         // Sides the click leaves alone first (their values are known and may drop the
         // child), then the narrow ones it touches, then the wide ones (dearest to search).
-        let touches = |side: usize| {
-            let n = self.edge_width(side);
-            let (lo, hi) = if is_left(side) {
-                (0, n - 1)
-            } else {
-                (w - n, w - 1)
-            };
-            x0 <= hi && x1 >= lo
-        };
+        let clicked = (u64::MAX >> (63 - x1)) & !((1u64 << x0) - 1);
+        let touched = |side: usize| self.side_columns[side] & clicked != 0;
         let mut order = [0usize; SIDES];
         let mut k = 0;
         for pass in [false, true] {
             for side in 0..self.sides {
-                if touches(side) == pass {
+                if touched(side) == pass {
                     order[k] = side;
                     k += 1;
                 }
@@ -1205,7 +1215,7 @@ impl<B: Bits> ClickGame<B> {
                 continue;
             };
             let beyond = t.beyond[side] - t.of[c][side] + self.beyond(cols, side);
-            let (mask, opt) = if touches(side) {
+            let (mask, opt) = if touched(side) {
                 let xs = self.edge_columns(side);
                 let mut taken = [0u64; MAX_SLICE];
                 for (k, &x) in xs[..self.edge_width(side)].iter().enumerate() {
@@ -1224,25 +1234,27 @@ impl<B: Bits> ClickGame<B> {
             if best > limit {
                 return best; // dropped: the rest cannot save it
             }
-            opts[side] = Some(opt);
+            opts[side] = opt;
+            have |= 1 << side;
             // each joint bound as soon as both its sides are known: it may drop the child
             // before a dearer side is searched
-            for (j, &(l, r)) in JOINTS[..self.joints()].iter().enumerate() {
-                let (Some(lo), Some(ro)) = (opts[l], opts[r]) else {
-                    continue;
-                };
-                if done[j] {
+            let mut ready = pending;
+            while ready != 0 {
+                let j = ready.trailing_zeros() as usize;
+                ready &= ready - 1;
+                let (l, r) = JOINTS[j];
+                if have & (1 << l | 1 << r) != (1 << l | 1 << r) {
                     continue;
                 }
-                done[j] = true;
+                pending &= !(1 << j);
                 let (lw, rw) = (self.edge_width(l), self.edge_width(r));
                 let mid = t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw);
                 let others = t.span[j] - t.span_of[c][j];
                 // the joint bound with colour c spanning nothing: worth refining only if it
                 // beats the rest
-                if lo + ro + mid > best + others {
+                if opts[l] + opts[r] + mid > best + others {
                     let span = others + self.spanning(rest, lw, rw);
-                    best = best.max((lo + ro + mid).saturating_sub(span));
+                    best = best.max((opts[l] + opts[r] + mid).saturating_sub(span));
                     if best > limit {
                         return best;
                     }
