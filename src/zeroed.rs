@@ -6,8 +6,8 @@
 //! pages as they are first written (a large table costs memory only as it fills, and
 //! nothing to clear at the start), and marked for transparent huge pages: that cuts the
 //! page faults of a gigabyte table from a quarter million to a few hundred, and the
-//! misses in the address translation cache of reads scattered over it. Elsewhere it is a
-//! zeroed vector.
+//! misses in the address translation cache of reads scattered over it (blocks of 2 MiB
+//! or more; a smaller one would take a whole huge page). Elsewhere it is a zeroed vector.
 
 use std::sync::atomic::{AtomicU64, AtomicU8};
 
@@ -55,8 +55,11 @@ impl Zeroed {
         assert!(base != libc::MAP_FAILED, "cannot map {bytes} bytes");
         // Start on a huge-page boundary (the mapping has room for it).
         let aligned = (base as usize).next_multiple_of(HUGE);
-        // SAFETY: `aligned..aligned + bytes` lies within the mapping; madvise is a hint.
-        unsafe { libc::madvise(aligned as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
+        if bytes >= HUGE {
+            // (a smaller block would take a whole huge page for what it uses of it)
+            // SAFETY: `aligned..aligned + bytes` lies within the mapping; madvise is a hint.
+            unsafe { libc::madvise(aligned as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
+        }
         Zeroed {
             ptr: aligned as *mut AtomicU64,
             len,
