@@ -68,8 +68,8 @@
 //! lose whole runs of one colour at a time, so it can become only a few hundred of the
 //! `2^9` subsets of its tiles (`column_classes`), and the table of a three-column slice
 //! of a Former board has about 2.5 million entries instead of `2^27`. A four-column slice
-//! would need hundreds of millions, so its values go to a hash table of
-//! [`HASHED_MEMO`] words instead, each holding its position's number (a value lost to
+//! would need hundreds of millions, so its values go to a hash table of `2^23` words
+//! (`HASHED_MEMO`) instead, each holding its position's number (a value lost to
 //! another position is only searched for again). (Measured on Former 2024-11-29, 2
 //! threads: `2^23` words 30.3 s, `2^21` 38.9 s, `2^25` 38.1 s.)
 //!
