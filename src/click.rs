@@ -26,8 +26,9 @@
 //!   tiles never change column, so a column without colour `c` never gains one, and two runs
 //!   of `c` stay separated for ever: no click can take tiles of two runs.
 //! - **edge** (only when columns never move): the three outermost columns on each side
-//!   (two on boards under seven columns) solved exactly in a relaxed game, plus the column
-//!   runs lying wholly beyond them ([`crate::edge`], with its proof), and both edges at
+//!   (two on boards under seven columns), and on boards of seven or more the four
+//!   outermost as well, solved exactly in a relaxed game, plus the column runs lying
+//!   wholly beyond them ([`crate::edge`], with its proof), and a left and a right slice at
 //!   once (their optima added, minus the clicks that can touch both). The bound is the
 //!   largest of these. Children get it from their parent's: a slice the click does not
 //!   touch keeps its optimum, and one it touches loses the clicked tiles from its mask of
@@ -497,8 +498,8 @@ pub struct ClickGame<B> {
     /// The edge bound ([`crate::edge`]), when columns never move and the board's edges
     /// are small enough.
     edge: Option<Arc<EdgeBound>>,
-    /// The columns of each edge slice (0 without the edge bound), narrow then wide
-    /// (0 where there are no wide slices), by side: see [`ClickGame::edge_width`].
+    /// The columns of each narrow edge slice (0 without the edge bound); wide ones have
+    /// four ([`ClickGame::edge_width`]).
     slice: usize,
     /// How many edge slices there are: 2 (narrow), 4 (narrow and wide), or 0.
     sides: usize,

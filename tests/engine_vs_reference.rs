@@ -587,8 +587,9 @@ fn edge_bound_is_admissible_on_small_former_boards() {
 }
 
 /// The same on random Former boards of seven columns and two or three rows, where each
-/// edge's slice is three columns wide (so one colour can have two runs inside one slice,
-/// in columns 4 and 6 with column 5 empty of it).
+/// edge's narrow slice is three columns wide (so one colour can have two runs inside one
+/// slice, in columns 4 and 6 with column 5 empty of it) and a wide one of four comes
+/// besides.
 #[test]
 fn three_column_edge_bound_is_admissible_on_small_wide_boards() {
     edge_bound_on_random_boards(0x7c01_ed6e, 60, &[(7, 2), (7, 3)], 3);
