@@ -534,7 +534,7 @@ impl<B: Bits> ClickGame<B> {
                         .collect()
                 })
                 .collect();
-            EdgeBound::new(&columns, grid.colours(), true).map(Arc::new)
+            EdgeBound::new(&columns, grid.colours()).map(Arc::new)
         } else {
             None
         };

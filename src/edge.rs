@@ -556,8 +556,8 @@ impl EdgeBound {
     /// [`MAX_TILES`] tiles, none taller than 16. With seven columns or more and at most
     /// [`MAX_TILES_3`] tiles in each edge's three, the slices are three columns wide, and
     /// with at most [`MAX_TILES_4`] in each edge's four there are wide slices of four
-    /// besides (`wide` lets them be left out).
-    pub fn new(columns: &[Vec<u8>], colours: usize, wide: bool) -> Option<EdgeBound> {
+    /// besides ([`EdgeBound::narrow`] leaves them out).
+    pub fn new(columns: &[Vec<u8>], colours: usize) -> Option<EdgeBound> {
         let w = columns.len();
         if w < 4 || colours > MAX_COLOURS {
             return None;
@@ -581,7 +581,7 @@ impl EdgeBound {
         };
         let three = if w >= 7 { narrow(3, MAX_TILES_3) } else { None };
         let mut sides = three.or_else(|| narrow(2, MAX_TILES))?;
-        if wide && sides[0].n == 3 {
+        if sides[0].n == 3 {
             if let Some([l, r]) = edges(4, MAX_TILES_4) {
                 let l = Side::new(&l, Some(sides[0].clone()));
                 let r = Side::new(&r, Some(sides[1].clone()));
@@ -677,7 +677,7 @@ mod tests {
             left[1].to_vec(),
             left[0].to_vec(),
         ];
-        let e = EdgeBound::new(&cols, 4, true).unwrap();
+        let e = EdgeBound::new(&cols, 4).unwrap();
         e.optimum(0, &left).unwrap()
     }
 
@@ -763,7 +763,7 @@ mod tests {
     #[test]
     fn columns_that_are_not_from_the_board_give_nothing() {
         let cols = vec![vec![0, 1], vec![1], vec![1], vec![0, 1]];
-        let e = EdgeBound::new(&cols, 2, true).unwrap();
+        let e = EdgeBound::new(&cols, 2).unwrap();
         assert_eq!(e.optimum(0, &[&[1, 0], &[1]]), None);
         assert_eq!(e.optimum(1, &[&[0], &[]]), Some(1));
     }
