@@ -321,6 +321,17 @@ const SIDES: usize = 4;
 /// wide right.
 const JOINTS: [(usize, usize); 3] = [(0, 1), (2, 1), (0, 3)];
 
+/// The columns of an edge slice (by side: 0 and 1 narrow, of `slice` columns; 2 and 3
+/// wide).
+#[inline(always)]
+fn side_width(slice: usize, side: usize) -> usize {
+    if side < 2 {
+        slice
+    } else {
+        MAX_SLICE
+    }
+}
+
 /// Is an edge slice (by side) at the left edge? (Even sides are, odd ones the right.)
 #[inline(always)]
 fn is_left(side: usize) -> bool {
@@ -538,28 +549,26 @@ impl<B: Bits> ClickGame<B> {
         } else {
             None
         };
+        let slice = edge.as_ref().map_or(0, |e| e.slice());
+        let w = grid.width();
+        let side_columns = std::array::from_fn(|side| {
+            let n = side_width(slice, side).min(w);
+            let low = (1u64 << n) - 1;
+            if is_left(side) || n == 0 {
+                low
+            } else {
+                low << (w - n)
+            }
+        });
         let game = ClickGame {
             geom: Geometry::new(grid.width(), grid.height()),
             rules,
             colours: grid.colours(),
             palette: grid.palette().to_vec(),
-            slice: edge.as_ref().map_or(0, |e| e.slice()),
+            slice,
             sides: edge.as_ref().map_or(0, |e| if e.wide() { 4 } else { 2 }),
-            side_columns: [0; SIDES],
+            side_columns,
             edge,
-        };
-        let game = ClickGame {
-            side_columns: std::array::from_fn(|side| {
-                let w = grid.width();
-                let n = game.edge_width(side).min(w);
-                let low = (1u64 << n) - 1;
-                if is_left(side) || n == 0 {
-                    low
-                } else {
-                    low << (w - n)
-                }
-            }),
-            ..game
         };
         let board = game.board(grid);
         Ok((game, board))
@@ -1159,11 +1168,7 @@ impl<B: Bits> ClickGame<B> {
     /// The columns of an edge slice (by side: 0 and 1 narrow, 2 and 3 wide).
     #[inline(always)]
     fn edge_width(&self, side: usize) -> usize {
-        if side < 2 {
-            self.slice
-        } else {
-            MAX_SLICE
-        }
+        side_width(self.slice, side)
     }
 
     /// The edge bound of the position after clicking `group` (of colour `c`, in the
