@@ -233,7 +233,11 @@ impl Side {
         let mut class: [Vec<u16>; MAX_SLICE] = Default::default();
         let mut classes = [1usize; MAX_SLICE];
         for (k, col) in columns.iter().enumerate() {
-            (class[k], classes[k]) = column_classes(col)?;
+            // the columns it shares with its inner slice are numbered there already
+            (class[k], classes[k]) = match &inner {
+                Some(i) if k < i.n => (i.class[k].clone(), i.classes[k]),
+                _ => column_classes(col)?,
+            };
             heights[k] = col.len() as u32;
             offset[k] = at;
             at += col.len() as u32;
