@@ -8,7 +8,9 @@
 //! time, then NRPA from its best line; `hybrid`: the playout beam on one thread, NRPA on
 //! the others), `time` (seconds per position; without it NRPA runs
 //! its top level once per thread and NMCS to its end), `threads`, and NRPA's `level`,
-//! `iter`, `alpha`, `tabu`, `size`, `code` (`cell` or `size`). Prints each position's
+//! `iter`, `alpha`, `tabu`, `size`, `code` (`cell` or `size`), `runs` and `share`
+//! ([`tumble::samegame::Nrpa`]; without them one search per thread and the most plentiful
+//! colour only, not what `tumble` runs: `runs=6 share=0.9`). Prints each position's
 //! score, the playouts and the time taken, then the total.
 
 mod common;
@@ -35,6 +37,8 @@ fn main() {
         alpha: num("alpha", 1.0),
         tabu: num("tabu", 4.0),
         size: num("size", 0.0),
+        runs: num("runs", 1.0) as usize,
+        share: num("share", 1.0),
         code: if opt("code") == Some("size") {
             Code::CellSize
         } else {

@@ -348,6 +348,14 @@ pub const DEFAULT_ANYTIME_LIMIT: Duration = Duration::from_secs(10);
 /// before NRPA goes on from its best line (standard20 at 60 s: see the README).
 pub const SEEDED_PART: f64 = 0.1;
 
+/// For the highest score with a deadline, NRPA's top-level searches per thread (each a
+/// sixth of NRPA's time; README, "SameGame `standard20`, highest score").
+pub const SEEDED_RUNS: usize = 6;
+
+/// For the highest score with a deadline, the colours NRPA tries keeping for last: those
+/// with at least this share of the most plentiful colour's tiles.
+pub const SEEDED_SHARE: f64 = 0.9;
+
 /// How long the anytime search runs beside IDA* on boards small enough to prove
 /// ([`PROVABLE_CELLS`]); on bigger ones it runs as long as IDA*.
 pub const PROOF_ANYTIME_LIMIT: Duration = Duration::from_secs(1);
@@ -649,6 +657,8 @@ fn fast_search<B: Bits>(
             let set = samegame::Nrpa {
                 size: 0.0,
                 code: samegame::Code::Cell,
+                runs: SEEDED_RUNS,
+                share: SEEDED_SHARE,
                 ..samegame::Nrpa::default()
             };
             samegame::seeded(

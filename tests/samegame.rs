@@ -472,6 +472,8 @@ fn nested_searches_report_legal_lines_worth_their_value() {
             iterations: 8,
             code: [Code::Cell, Code::CellSize][case % 2],
             size: 0.1,
+            // With a share below 1 the second thread may keep another colour for last.
+            share: [1.0, 0.5][case / 2 % 2],
             ..Nrpa::default()
         };
         let lines = Mutex::new(Vec::new());
@@ -540,6 +542,56 @@ fn nested_searches_report_legal_lines_worth_their_value() {
                     );
                 }
             }
+        }
+    }
+}
+
+/// With a deadline, NRPA's top level begins again several times per thread and tries
+/// every near-plentiful colour as the tabu colour ([`Nrpa::runs`], [`Nrpa::share`]):
+/// every line it reports is legal and worth its value, and it never ends below the seed.
+#[test]
+fn nrpa_with_restarts_and_tabu_colours_reports_legal_lines() {
+    let mut rng = Rng(31);
+    let mut groups = Groups::default();
+    for case in 0..6 {
+        let r = random_board(&mut rng, 8, 8, 3 + case % 2, false);
+        let b = fast(&r);
+        let mut seed = Vec::new();
+        let seeded = rollout(&b, 2, Goal::Score, &mut groups, &mut seed);
+        let set = Nrpa {
+            level: 2,
+            iterations: 6,
+            runs: 4,
+            share: 0.5,
+            ..Nrpa::default()
+        };
+        let lines = Mutex::new(Vec::new());
+        let found = |v: i64, cells: &[u8]| lines.lock().unwrap().push((v, cells.to_vec()));
+        let stop = AtomicBool::new(false);
+        let floor = AtomicI64::new(i64::MIN);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(40);
+        let playouts = samegame::nrpa(
+            Start::at(&b),
+            2,
+            Goal::Score,
+            &set,
+            2,
+            Some(&seed),
+            &floor,
+            &found,
+            &stop,
+            Some(deadline),
+        );
+        assert!(playouts > 0, "case {case}");
+        let best = floor.load(Ordering::Relaxed);
+        assert!(
+            best >= seeded,
+            "case {case}: {best} below the seed's {seeded}"
+        );
+        let lines = lines.into_inner().unwrap();
+        assert_eq!(lines.iter().map(|l| l.0).max(), Some(best), "case {case}");
+        for (v, cells) in &lines {
+            assert_eq!(reference_score(&r, cells), Some(*v), "case {case}");
         }
     }
 }

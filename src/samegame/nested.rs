@@ -14,9 +14,13 @@
 //!   weighed anew), and record every step's legal moves as they go, so an adaptation needs
 //!   no replay; the adaptation's `exp` is a polynomial the compiler vectorises. (Against
 //!   rebuilding the union-find forest at every move and replaying a line to adapt to it:
-//!   57% fewer instructions, half the time per playout.) One independent search per thread, restarted when it finishes
-//!   its top level while time is left; a start line (the beam's best) can seed the top
-//!   level's best.
+//!   57% fewer instructions, half the time per playout.) One search per thread at a time,
+//!   each with a fresh policy: restarted when it finishes its top level while time is
+//!   left, or ([`Nrpa::runs`]) after a set share of the time. The tabu colour need not be
+//!   the most plentiful ([`Nrpa::share`]): where colours are near equal, the first
+//!   searches try each, and the later ones keep the one with the best line so far and
+//!   start from that line. A start line (the beam's best, which keeps the most plentiful
+//!   colour for last) seeds the first search of that colour.
 //! - [`nmcs`]: at every step of a level-`n` search, every legal move is followed by a
 //!   level-`n − 1` search (level 0: the tabu [`playout`](super::playout)); the best line
 //!   found so far is memorised and its next move played. Level 1 costs a playout per move
@@ -34,7 +38,7 @@
 //! the time, then NRPA from its line ([`seeded`]), made 78,384 on all 20 at 60 s: it is
 //! the default for the score with a deadline.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -66,6 +70,14 @@ pub struct Nrpa {
     pub size: f64,
     /// What the policy's codes tell apart.
     pub code: Code,
+    /// With a deadline: top-level searches per thread, each with a fresh policy and at
+    /// most `1 / runs` of the time (1: one search, begun again only if it finishes).
+    pub runs: usize,
+    /// The tabu colours to try: those with at least this share of the most plentiful
+    /// colour's tiles (1: the most plentiful only, the first of equals). The first
+    /// top-level searches try one each, most plentiful first; every later one keeps the
+    /// colour with the best line so far, and starts from that line.
+    pub share: f64,
 }
 
 impl Default for Nrpa {
@@ -81,6 +93,8 @@ impl Default for Nrpa {
             tabu: 4.0,
             size: 0.15,
             code: Code::CellSize,
+            runs: 1,
+            share: 1.0,
         }
     }
 }
@@ -202,6 +216,7 @@ struct Ctx<'a, 'f> {
     floor: &'a AtomicI64,
     found: &'a Found<'f>,
     stop: &'a AtomicBool,
+    /// The end of the current top-level search (at most the deadline).
     deadline: Option<Instant>,
     playouts: u64,
 }
@@ -437,10 +452,11 @@ pub fn seeded(
     )
 }
 
-/// NRPA with `set` from `start` on `threads` threads (one independent search each, seeds
-/// differing), until `stop` or the deadline; without a deadline each thread runs its top
-/// level once. `seed`: a line from `start.board` (played to the end) that every top level
-/// starts from as its best. Every line better than `floor` goes to `found`. Returns the
+/// NRPA with `set` from `start` on `threads` threads (one search each at a time, random
+/// seeds differing), until `stop` or the deadline; without a deadline each thread runs its
+/// top level once. `seed`: a line from `start.board` (played to the end, keeping the most
+/// plentiful colour for last) that the first search of that tabu colour starts from as its
+/// best (see [`Nrpa::share`]). Every line better than `floor` goes to `found`. Returns the
 /// playouts played.
 #[allow(clippy::too_many_arguments)]
 pub fn nrpa(
@@ -455,11 +471,27 @@ pub fn nrpa(
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> u64 {
+    // The candidate tabu colours, and the best line found so far that keeps each for last
+    // (the seed keeps the most plentiful: the beam's rule).
+    let counts = &start.board.counts;
+    let top = counts[most(counts)] as f64;
+    let mut tabus: Vec<u8> = (0..COLOURS as u8)
+        .filter(|&c| counts[c as usize] > 0 && counts[c as usize] as f64 >= set.share * top)
+        .collect();
+    // Most plentiful first, the first of equals first (as `most`); with a share of 1 only it.
+    tabus.sort_by_key(|&c| std::cmp::Reverse(counts[c as usize]));
+    tabus.truncate(if set.share >= 1.0 { 1 } else { tabus.len() });
+    let mut bests: Vec<Option<(i64, Vec<u8>)>> = vec![None; tabus.len().max(1)];
+    bests[0] = seed.map(|s| (i64::MIN, s.to_vec()));
+    let bests = Mutex::new(bests);
+    let next = AtomicUsize::new(0);
+    let run_time =
+        deadline.map(|d| d.saturating_duration_since(Instant::now()) / set.runs.max(1) as u32);
     let run = |t: usize| {
         let coder = Coder {
             code: set.code,
             prior: (0..=CELLS).map(|n| (-set.size * n as f64).exp()).collect(),
-            tabu: most(&start.board.counts) as u8 + 1,
+            tabu: most(counts) as u8 + 1,
             tabu_factor: (-set.tabu).exp(),
         };
         let mut ctx = Ctx {
@@ -479,15 +511,43 @@ pub fn nrpa(
             deadline,
             playouts: 0,
         };
-        let seed = seed.map(|s| ctx.record(s, &vec![1.0; CODES]));
-        if let Some(s) = &seed {
-            ctx.offer(s.value, &s.moves);
-        }
         loop {
-            let mut policy = vec![1.0; CODES];
-            let mut best = seed.clone().unwrap_or_default();
+            // The first searches try each candidate in turn; the rest keep the one with the
+            // best line so far, from that line.
+            let r = next.fetch_add(1, Ordering::Relaxed);
+            let (k, from) = {
+                let b = bests.lock().expect("no panics");
+                let k = if r < b.len() {
+                    r
+                } else {
+                    (0..b.len())
+                        .max_by_key(|&k| (b[k].as_ref().map(|x| x.0), std::cmp::Reverse(k)))
+                        .expect("a candidate")
+                };
+                (k, b[k].as_ref().map(|x| x.1.clone()))
+            };
+            ctx.coder.tabu = tabus.get(k).map_or(ctx.coder.tabu, |&c| c + 1);
+            if let (Some(end), Some(len)) = (deadline, run_time) {
+                ctx.deadline = Some((Instant::now() + len).min(end));
+            }
+            let policy = vec![1.0; CODES];
+            let mut best = match &from {
+                Some(line) => {
+                    let line = ctx.record(line, &policy);
+                    ctx.offer(line.value, &line.moves);
+                    line
+                }
+                None => Line::default(),
+            };
+            let mut policy = policy;
             ctx.level(set.level.max(1), &mut policy, &mut best);
-            if deadline.is_none() || ctx.done() {
+            if best.some {
+                let mut b = bests.lock().expect("no panics");
+                if b[k].as_ref().is_none_or(|x| x.0 < best.value) {
+                    b[k] = Some((best.value, best.moves.clone()));
+                }
+            }
+            if deadline.is_none_or(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed) {
                 break;
             }
         }
