@@ -19,8 +19,9 @@
 //!   left, or ([`Nrpa::runs`]) after a set share of the time. The tabu colour need not be
 //!   the most plentiful ([`Nrpa::share`]): where colours are near equal, the first
 //!   searches try each, and the later ones keep the one with the best line so far and
-//!   start from that line. A start line (the beam's best, which keeps the most plentiful
-//!   colour for last) seeds the first search of that colour.
+//!   start from that line (one that clears the board first). A start line (the beam's
+//!   best, which keeps the most plentiful colour for last) seeds the first search of that
+//!   colour.
 //! - [`nmcs`]: at every step of a level-`n` search, every legal move is followed by a
 //!   level-`n − 1` search (level 0: the tabu [`playout`](super::playout)); the best line
 //!   found so far is memorised and its next move played. Level 1 costs a playout per move
@@ -76,7 +77,9 @@ pub struct Nrpa {
     /// The tabu colours to try: those with at least this share of the most plentiful
     /// colour's tiles (1: the most plentiful only, the first of equals). The first
     /// top-level searches try one each, most plentiful first; every later one keeps the
-    /// colour with the best line so far, and starts from that line.
+    /// colour with the best line so far and starts from that line (a line that clears the
+    /// board before any that does not: starting from one that does not, every later search
+    /// kept to it and missed the clearing bonus).
     pub share: f64,
 }
 
@@ -111,6 +114,8 @@ struct Line {
     /// Whether it holds a line at all.
     some: bool,
     value: i64,
+    /// Whether it clears the board.
+    clears: bool,
     moves: Vec<u8>,
     /// Start of each step's entries (and their end, last).
     steps: Vec<u32>,
@@ -296,6 +301,7 @@ impl Ctx<'_, '_> {
             out.value += goal.reward(live.play(id, weigh));
         }
         out.end();
+        out.clears = self.live.board().tiles() == 0;
         out.value += self.goal.terminal(self.live.board());
         self.offer(out.value, &out.moves);
     }
@@ -373,6 +379,7 @@ impl Ctx<'_, '_> {
         }
         assert!(live.ids().is_empty(), "a line played to its end");
         out.end();
+        out.clears = live.board().tiles() == 0;
         out.value += self.goal.terminal(live.board());
         out
     }
@@ -452,6 +459,20 @@ pub fn seeded(
     )
 }
 
+/// The colours an [`nrpa`] keeps for last in turn ([`Nrpa::share`]), by their tile
+/// `counts`: those with at least `share` of the most plentiful colour's tiles (only it with
+/// a share of 1), most plentiful first, the first of equals first (as [`most`]). Colours
+/// are numbered from 0.
+fn tabu_colours(counts: &[u16; COLOURS], share: f64) -> Vec<u8> {
+    let top = counts[most(counts)] as f64;
+    let mut tabus: Vec<u8> = (0..COLOURS as u8)
+        .filter(|&c| counts[c as usize] > 0 && counts[c as usize] as f64 >= share * top)
+        .collect();
+    tabus.sort_by_key(|&c| std::cmp::Reverse(counts[c as usize]));
+    tabus.truncate(if share >= 1.0 { 1 } else { tabus.len() });
+    tabus
+}
+
 /// NRPA with `set` from `start` on `threads` threads (one search each at a time, random
 /// seeds differing), until `stop` or the deadline; without a deadline each thread runs its
 /// top level once. `seed`: a line from `start.board` (played to the end, keeping the most
@@ -472,17 +493,12 @@ pub fn nrpa(
     deadline: Option<Instant>,
 ) -> u64 {
     // The candidate tabu colours, and the best line found so far that keeps each for last
-    // (the seed keeps the most plentiful: the beam's rule).
+    // (the seed keeps the most plentiful: the beam's rule), as (clears, value, moves):
+    // a line that clears the board goes before any that does not.
     let counts = &start.board.counts;
-    let top = counts[most(counts)] as f64;
-    let mut tabus: Vec<u8> = (0..COLOURS as u8)
-        .filter(|&c| counts[c as usize] > 0 && counts[c as usize] as f64 >= set.share * top)
-        .collect();
-    // Most plentiful first, the first of equals first (as `most`); with a share of 1 only it.
-    tabus.sort_by_key(|&c| std::cmp::Reverse(counts[c as usize]));
-    tabus.truncate(if set.share >= 1.0 { 1 } else { tabus.len() });
-    let mut bests: Vec<Option<(i64, Vec<u8>)>> = vec![None; tabus.len().max(1)];
-    bests[0] = seed.map(|s| (i64::MIN, s.to_vec()));
+    let tabus = tabu_colours(counts, set.share);
+    let mut bests: Vec<Option<(bool, i64, Vec<u8>)>> = vec![None; tabus.len().max(1)];
+    bests[0] = seed.map(|s| (false, i64::MIN, s.to_vec()));
     let bests = Mutex::new(bests);
     let next = AtomicUsize::new(0);
     let run_time =
@@ -513,7 +529,7 @@ pub fn nrpa(
         };
         loop {
             // The first searches try each candidate in turn; the rest keep the one with the
-            // best line so far, from that line.
+            // best line so far (a line that clears first), from that line.
             let r = next.fetch_add(1, Ordering::Relaxed);
             let (k, from) = {
                 let b = bests.lock().expect("no panics");
@@ -521,16 +537,16 @@ pub fn nrpa(
                     r
                 } else {
                     (0..b.len())
-                        .max_by_key(|&k| (b[k].as_ref().map(|x| x.0), std::cmp::Reverse(k)))
+                        .max_by_key(|&k| (b[k].as_ref().map(|x| (x.0, x.1)), std::cmp::Reverse(k)))
                         .expect("a candidate")
                 };
-                (k, b[k].as_ref().map(|x| x.1.clone()))
+                (k, b[k].as_ref().map(|x| x.2.clone()))
             };
             ctx.coder.tabu = tabus.get(k).map_or(ctx.coder.tabu, |&c| c + 1);
             if let (Some(end), Some(len)) = (deadline, run_time) {
                 ctx.deadline = Some((Instant::now() + len).min(end));
             }
-            let policy = vec![1.0; CODES];
+            let mut policy = vec![1.0; CODES];
             let mut best = match &from {
                 Some(line) => {
                     let line = ctx.record(line, &policy);
@@ -539,12 +555,14 @@ pub fn nrpa(
                 }
                 None => Line::default(),
             };
-            let mut policy = policy;
             ctx.level(set.level.max(1), &mut policy, &mut best);
             if best.some {
                 let mut b = bests.lock().expect("no panics");
-                if b[k].as_ref().is_none_or(|x| x.0 < best.value) {
-                    b[k] = Some((best.value, best.moves.clone()));
+                if b[k]
+                    .as_ref()
+                    .is_none_or(|x| (x.0, x.1) < (best.clears, best.value))
+                {
+                    b[k] = Some((best.clears, best.value, best.moves.clone()));
                 }
             }
             if deadline.is_none_or(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed) {
@@ -705,6 +723,16 @@ pub fn nmcs(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tabu_colours_are_the_near_plentiful_most_first() {
+        let counts = [48, 50, 0, 44, 50, 34, 0, 0];
+        assert_eq!(super::tabu_colours(&counts, 1.0), vec![1]);
+        assert_eq!(super::tabu_colours(&counts, 0.9), vec![1, 4, 0]);
+        assert_eq!(super::tabu_colours(&counts, 0.5), vec![1, 4, 0, 3, 5]);
+        assert_eq!(super::tabu_colours(&[0; 8], 0.9), Vec::<u8>::new());
+        assert_eq!(super::tabu_colours(&[45; 8], 1.0), vec![0]);
+    }
+
     #[test]
     fn exp_is_close_to_libm() {
         for k in -70_000..=70_000 {
