@@ -8,7 +8,7 @@
 //! time, then NRPA from its best line; `hybrid`: the playout beam on one thread, NRPA on
 //! the others), `time` (seconds per position; without it NRPA runs
 //! its top level once per thread and NMCS to its end), `threads`, and NRPA's `level`,
-//! `iter`, `alpha`, `tabu`, `size`, `code` (`cell` or `size`), `runs` and `share`
+//! `iter`, `alpha`, `tabu`, `size`, `code` (`cell` or `size`), `runs`, `share` and `penalty`
 //! ([`tumble::samegame::Nrpa`]; without them one search per thread and the most plentiful
 //! colour only, not what `tumble` runs: `runs=6 share=0.9`). Prints each position's
 //! score, the playouts and the time taken, then the total.
@@ -39,6 +39,7 @@ fn main() {
         size: num("size", 0.0),
         runs: num("runs", 1.0) as usize,
         share: num("share", 1.0),
+        penalty: num("penalty", 0.0),
         code: if opt("code") == Some("size") {
             Code::CellSize
         } else {

@@ -356,6 +356,11 @@ pub const SEEDED_RUNS: usize = 6;
 /// with at least this share of the most plentiful colour's tiles.
 pub const SEEDED_SHARE: f64 = 0.9;
 
+/// For the highest score with a deadline, what NRPA ranks a line by: its score less this
+/// times `(n − 2)²` for `n > 2` tiles left ([`samegame::Nrpa::penalty`]; README, "SameGame
+/// `standard20`, highest score").
+pub const SEEDED_PENALTY: f64 = 1.0;
+
 /// How long the anytime search runs beside IDA* on boards small enough to prove
 /// ([`PROVABLE_CELLS`]); on bigger ones it runs as long as IDA*.
 pub const PROOF_ANYTIME_LIMIT: Duration = Duration::from_secs(1);
@@ -659,6 +664,7 @@ fn fast_search<B: Bits>(
                 code: samegame::Code::Cell,
                 runs: SEEDED_RUNS,
                 share: SEEDED_SHARE,
+                penalty: SEEDED_PENALTY,
                 ..samegame::Nrpa::default()
             };
             samegame::seeded(

@@ -19,9 +19,11 @@
 //!   left, or ([`Nrpa::runs`]) after a set share of the time. The tabu colour need not be
 //!   the most plentiful ([`Nrpa::share`]): where colours are near equal, the first
 //!   searches try each, and the later ones keep the one with the best line so far and
-//!   start from that line (one that clears the board first). A start line (the beam's
-//!   best, which keeps the most plentiful colour for last) seeds the first search of that
-//!   colour.
+//!   start from that line (one that clears the board first: each search offers its best
+//!   line and its best clearing line). A start line (the beam's best, which keeps the most
+//!   plentiful colour for last) seeds the first search of that colour. A search may rank
+//!   its lines below their value by the tiles they leave ([`Nrpa::penalty`]), which
+//!   steers it toward the clearing bonus; it reports lines by their value.
 //! - [`nmcs`]: at every step of a level-`n` search, every legal move is followed by a
 //!   level-`n − 1` search (level 0: the tabu [`playout`](super::playout)); the best line
 //!   found so far is memorised and its next move played. Level 1 costs a playout per move
@@ -81,6 +83,9 @@ pub struct Nrpa {
     /// board before any that does not: starting from one that does not, every later search
     /// kept to it and missed the clearing bonus).
     pub share: f64,
+    /// What the search ranks its lines by: the value less `penalty · (n − 2)²` for a line
+    /// that leaves `n > 2` tiles (0: the value). What it reports is the value itself.
+    pub penalty: f64,
 }
 
 impl Default for Nrpa {
@@ -98,7 +103,16 @@ impl Default for Nrpa {
             code: Code::CellSize,
             runs: 1,
             share: 1.0,
+            penalty: 0.0,
         }
+    }
+}
+
+impl Nrpa {
+    /// What a line that leaves `tiles` tiles ranks below its value ([`Nrpa::penalty`]).
+    fn cost(&self, tiles: u32) -> i64 {
+        let n = tiles.saturating_sub(2) as f64;
+        (self.penalty * n * n).round() as i64
     }
 }
 
@@ -114,6 +128,8 @@ struct Line {
     /// Whether it holds a line at all.
     some: bool,
     value: i64,
+    /// What the search ranks it by (see [`Nrpa::penalty`]).
+    rank: i64,
     /// Whether it clears the board.
     clears: bool,
     moves: Vec<u8>,
@@ -224,6 +240,9 @@ struct Ctx<'a, 'f> {
     /// The end of the current top-level search (at most the deadline).
     deadline: Option<Instant>,
     playouts: u64,
+    /// The best line that clears the board of the current top-level search, as (value,
+    /// moves): the search keeps its best line by value, which may not clear.
+    clearing: Option<(i64, Vec<u8>)>,
 }
 
 /// A uniform draw from `[0, 1)` (xorshift64*).
@@ -301,9 +320,19 @@ impl Ctx<'_, '_> {
             out.value += goal.reward(live.play(id, weigh));
         }
         out.end();
-        out.clears = self.live.board().tiles() == 0;
+        let tiles = self.live.board().tiles();
+        out.clears = tiles == 0;
         out.value += self.goal.terminal(self.live.board());
+        out.rank = out.value - self.set.cost(tiles);
         self.offer(out.value, &out.moves);
+        self.keep_clearing(out);
+    }
+
+    /// Keeps `line` as the search's best clearing line if it clears and beats it.
+    fn keep_clearing(&mut self, line: &Line) {
+        if line.clears && self.clearing.as_ref().is_none_or(|c| c.0 < line.value) {
+            self.clearing = Some((line.value, line.moves.clone()));
+        }
     }
 
     /// Moves `policy` toward `best`: every chosen move's log-weight up by `alpha`, every
@@ -349,7 +378,7 @@ impl Ctx<'_, '_> {
                 let mut inner = policy.to_vec();
                 self.level(level - 1, &mut inner, &mut line);
             }
-            if line.some && (!best.some || line.value >= best.value) {
+            if line.some && (!best.some || line.rank >= best.rank) {
                 std::mem::swap(best, &mut line);
             }
             if best.some {
@@ -379,8 +408,10 @@ impl Ctx<'_, '_> {
         }
         assert!(live.ids().is_empty(), "a line played to its end");
         out.end();
-        out.clears = live.board().tiles() == 0;
+        let tiles = live.board().tiles();
+        out.clears = tiles == 0;
         out.value += self.goal.terminal(live.board());
+        out.rank = out.value - self.set.cost(tiles);
         out
     }
 }
@@ -494,7 +525,9 @@ pub fn nrpa(
 ) -> u64 {
     // The candidate tabu colours, and the best line found so far that keeps each for last
     // (the seed keeps the most plentiful: the beam's rule), as (clears, value, moves):
-    // a line that clears the board goes before any that does not.
+    // a line that clears the board goes before any that does not. The seed enters below
+    // every line and gets its real standing when a search records it; each search offers
+    // its best line and its best clearing line.
     let counts = &start.board.counts;
     let tabus = tabu_colours(counts, set.share);
     let mut bests: Vec<Option<(bool, i64, Vec<u8>)>> = vec![None; tabus.len().max(1)];
@@ -526,6 +559,14 @@ pub fn nrpa(
             stop,
             deadline,
             playouts: 0,
+            clearing: None,
+        };
+        // Puts `(clears, value, moves)` in place of candidate `k`'s line if it goes before.
+        let offer_start = |k: usize, clears: bool, value: i64, moves: &[u8]| {
+            let mut b = bests.lock().expect("no panics");
+            if b[k].as_ref().is_none_or(|x| (x.0, x.1) < (clears, value)) {
+                b[k] = Some((clears, value, moves.to_vec()));
+            }
         };
         loop {
             // The first searches try each candidate in turn; the rest keep the one with the
@@ -547,23 +588,24 @@ pub fn nrpa(
                 ctx.deadline = Some((Instant::now() + len).min(end));
             }
             let mut policy = vec![1.0; CODES];
+            ctx.clearing = None;
             let mut best = match &from {
                 Some(line) => {
+                    // Its standing is known once recorded (the seed enters unjudged).
                     let line = ctx.record(line, &policy);
                     ctx.offer(line.value, &line.moves);
+                    ctx.keep_clearing(&line);
+                    offer_start(k, line.clears, line.value, &line.moves);
                     line
                 }
                 None => Line::default(),
             };
             ctx.level(set.level.max(1), &mut policy, &mut best);
             if best.some {
-                let mut b = bests.lock().expect("no panics");
-                if b[k]
-                    .as_ref()
-                    .is_none_or(|x| (x.0, x.1) < (best.clears, best.value))
-                {
-                    b[k] = Some((best.clears, best.value, best.moves.clone()));
-                }
+                offer_start(k, best.clears, best.value, &best.moves);
+            }
+            if let Some((value, moves)) = ctx.clearing.take() {
+                offer_start(k, true, value, &moves);
             }
             if deadline.is_none_or(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed) {
                 break;
@@ -731,6 +773,17 @@ mod tests {
         assert_eq!(super::tabu_colours(&counts, 0.5), vec![1, 4, 0, 3, 5]);
         assert_eq!(super::tabu_colours(&[0; 8], 0.9), Vec::<u8>::new());
         assert_eq!(super::tabu_colours(&[45; 8], 1.0), vec![0]);
+    }
+
+    #[test]
+    fn the_penalty_is_on_tiles_beyond_two_squared() {
+        let set = super::Nrpa {
+            penalty: 1.5,
+            ..super::Nrpa::default()
+        };
+        let costs: Vec<i64> = [0, 1, 2, 3, 4, 30].iter().map(|&n| set.cost(n)).collect();
+        assert_eq!(costs, vec![0, 0, 0, 2, 6, 1176]);
+        assert_eq!(super::Nrpa::default().cost(30), 0);
     }
 
     #[test]
