@@ -10,7 +10,7 @@
 //! its top level once per thread and NMCS to its end), `threads`, and NRPA's `level`,
 //! `iter`, `alpha`, `tabu`, `size`, `code` (`cell` or `size`), `runs`, `share` and `penalty`
 //! ([`tumble::samegame::Nrpa`]; without them one search per thread and the most plentiful
-//! colour only, not what `tumble` runs: `runs=6 share=0.9`). Prints each position's
+//! colour only, not what `tumble` runs: `runs=6 share=0.9 penalty=1`). Prints each position's
 //! score, the playouts and the time taken, then the total.
 
 mod common;
