@@ -166,9 +166,14 @@ impl Line {
         id
     }
 
-    /// Closes the steps once the last move is played.
-    fn end(&mut self) {
+    /// Closes the line once its last move is played, at `board`: the steps, whether it
+    /// clears, the end's reward under `goal` and the rank `set` gives it.
+    fn end(&mut self, goal: Goal, set: &Nrpa, board: &Board) {
         self.steps.push(self.entries.len() as u32);
+        let tiles = board.tiles();
+        self.clears = tiles == 0;
+        self.value += goal.terminal(board);
+        self.rank = self.value - set.cost(tiles);
     }
 }
 
@@ -321,11 +326,7 @@ impl Ctx<'_, '_> {
             let id = out.step(live, pick);
             out.value += goal.reward(live.play(id, weigh));
         }
-        out.end();
-        let tiles = self.live.board().tiles();
-        out.clears = tiles == 0;
-        out.value += self.goal.terminal(self.live.board());
-        out.rank = out.value - self.set.cost(tiles);
+        out.end(self.goal, &self.set, self.live.board());
         self.offer(out.value, &out.moves);
         self.keep_clearing(out);
     }
@@ -409,11 +410,7 @@ impl Ctx<'_, '_> {
             out.value += self.goal.reward(live.play(id, weigh));
         }
         assert!(live.ids().is_empty(), "a line played to its end");
-        out.end();
-        let tiles = live.board().tiles();
-        out.clears = tiles == 0;
-        out.value += self.goal.terminal(live.board());
-        out.rank = out.value - self.set.cost(tiles);
+        out.end(self.goal, &self.set, live.board());
         out
     }
 }
