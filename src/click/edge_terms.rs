@@ -1,0 +1,335 @@
+//! The edge bound of a position ([`crate::edge`], with its proof) in parts: each edge
+//! slice's mask of starting tiles and relaxed optimum, the runs beyond each slice and
+//! between a left and a right one, and the clicks that can touch both; and a child's edge
+//! bound from its parent's parts, without reading the child's columns.
+
+use super::{ClickBoard, ClickGame};
+use crate::bits::Bits;
+use crate::edge::{EdgeBound, Mask, MAX_SLICE};
+use crate::grid::MAX_COLOURS;
+
+/// Each edge slice's mask and relaxed optimum ([`crate::edge`]) of a position, as the
+/// parent's [`ClickGame::child_edge_bound`] found them when the search built it, so
+/// that the position's own edge terms need not read its columns again nor look the
+/// optima up. Only [`ClickGame::bounded_successors`] sets it, on the children it builds;
+/// every other way to make a position leaves it [`EdgeKnown::NOTHING`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct EdgeKnown {
+    /// Each side's mask, [`EdgeKnown::UNKNOWN`] where not known.
+    mask: [Mask; SIDES],
+    /// Each side's relaxed optimum where its mask is known.
+    opt: [u8; SIDES],
+}
+
+impl EdgeKnown {
+    /// No mask has all 64 bits (a slice has at most [`crate::edge::MAX_TILES_4`] tiles).
+    pub(super) const UNKNOWN: Mask = Mask::MAX;
+    pub(super) const NOTHING: EdgeKnown = EdgeKnown {
+        mask: [Self::UNKNOWN; SIDES],
+        opt: [0; SIDES],
+    };
+}
+
+/// The most edge slices ([`crate::edge`]): the narrow left and right, the wide left and
+/// right.
+pub(super) const SIDES: usize = 4;
+
+/// The pairs of a left and a right slice that make a joint bound ([`crate::edge`]), by
+/// side: both narrow, the wide left with the narrow right, the narrow left with the
+/// wide right.
+const JOINTS: [(usize, usize); 3] = [(0, 1), (2, 1), (0, 3)];
+
+/// The columns of an edge slice (by side: 0 and 1 narrow, of `slice` columns; 2 and 3
+/// wide).
+#[inline(always)]
+pub(super) fn side_width(slice: usize, side: usize) -> usize {
+    if side < 2 {
+        slice
+    } else {
+        MAX_SLICE
+    }
+}
+
+/// Is an edge slice (by side) at the left edge? (Even sides are, odd ones the right.)
+#[inline(always)]
+pub(super) fn is_left(side: usize) -> bool {
+    side & 1 == 0
+}
+
+/// The parts of the edge bound of a position ([`crate::edge`]): each side's mask of
+/// starting tiles left (`None` if the position is not from the board's start, or the side
+/// is not there) and relaxed optimum, the runs lying wholly beyond each side's slice, and
+/// each colour's share of those; for each joint bound ([`JOINTS`]), the runs between its
+/// slices and how many clicks can touch both.
+pub(super) struct EdgeTerms {
+    mask: [Option<Mask>; SIDES],
+    opt: [u32; SIDES],
+    beyond: [u32; SIDES],
+    of: [[u32; SIDES]; MAX_COLOURS],
+    /// Runs lying wholly between a joint's two slices, in all and per colour.
+    mid: [u32; 3],
+    mid_of: [[u32; 3]; MAX_COLOURS],
+    /// An upper bound on the clicks that can touch both of a joint's slices, in all and
+    /// per colour.
+    span: [u32; 3],
+    span_of: [[u32; 3]; MAX_COLOURS],
+}
+
+impl EdgeTerms {
+    #[inline]
+    pub(super) fn bound(&self) -> u32 {
+        let [l, r, joint] = self.parts();
+        l.max(r).max(joint)
+    }
+
+    /// The left edges' bound, the right edges' and the joint one (0 where not known).
+    #[inline]
+    pub(super) fn parts(&self) -> [u32; 3] {
+        let side = |k: usize| self.mask[k].map_or(0, |_| self.opt[k] + self.beyond[k]);
+        let mut joint = 0;
+        for (j, &(l, r)) in JOINTS.iter().enumerate() {
+            if self.mask[l].is_some() && self.mask[r].is_some() {
+                let v = (self.opt[l] + self.opt[r] + self.mid[j]).saturating_sub(self.span[j]);
+                joint = joint.max(v);
+            }
+        }
+        [side(0).max(side(2)), side(1).max(side(3)), joint]
+    }
+}
+
+impl<B: Bits> ClickGame<B> {
+    /// The parts of the edge bound of `b`, from which a child's is updated
+    /// ([`ClickGame::child_edge_bound`]).
+    #[inline]
+    pub(super) fn edge_terms(&self, b: &ClickBoard<B>) -> Option<EdgeTerms> {
+        let edge = self.edge.as_ref()?;
+        let known = b.edge;
+        let mut t = EdgeTerms {
+            mask: [None; SIDES],
+            opt: [0; SIDES],
+            beyond: [0; SIDES],
+            of: [[0; SIDES]; MAX_COLOURS],
+            mid: [0; 3],
+            mid_of: [[0; 3]; MAX_COLOURS],
+            span: [0; 3],
+            span_of: [[0; 3]; MAX_COLOURS],
+        };
+        for side in 0..self.sides {
+            (t.mask[side], t.opt[side]) = match known.mask[side] {
+                EdgeKnown::UNKNOWN => match self.edge_mask(edge, b, side) {
+                    Some(m) => (Some(m), edge.opt(side, m)),
+                    None => (None, 0),
+                },
+                m => (Some(m), known.opt[side] as u32),
+            };
+        }
+        for (c, &p) in b.planes[..self.colours].iter().enumerate() {
+            let cols = self.geom.column_set(p);
+            for side in 0..self.sides {
+                t.of[c][side] = self.beyond(cols, side);
+                t.beyond[side] += t.of[c][side];
+            }
+            for (j, &(l, r)) in JOINTS[..self.joints()].iter().enumerate() {
+                let (lw, rw) = (self.edge_width(l), self.edge_width(r));
+                t.mid_of[c][j] = self.between(cols, lw, rw);
+                t.mid[j] += t.mid_of[c][j];
+                t.span_of[c][j] = self.spanning(p, lw, rw);
+                t.span[j] += t.span_of[c][j];
+            }
+        }
+        Some(t)
+    }
+
+    /// How many of [`JOINTS`] there are: 1 with narrow slices only, else 3.
+    #[inline(always)]
+    fn joints(&self) -> usize {
+        if self.sides == 4 {
+            3
+        } else {
+            1
+        }
+    }
+
+    /// The columns of an edge slice (by side: 0 and 1 narrow, 2 and 3 wide).
+    #[inline(always)]
+    fn edge_width(&self, side: usize) -> usize {
+        side_width(self.slice, side)
+    }
+
+    /// The edge bound of the position after clicking `group` (of colour `c`, in the
+    /// columns `x0..=x1`) in a position with edge terms `t`, which leaves of that colour
+    /// the tiles `rest` (before gravity): a slice the click does not touch is as it was,
+    /// one it touches loses the group's tiles there, and only colour `c`'s runs change
+    /// (other colours keep their share of the clicks touching both slices: it can only
+    /// have fallen, so the parent's stays an upper bound). A bound above `limit` may come
+    /// back lower than the full one but still above `limit`: a slice's optimum is only
+    /// searched for as far as it matters ([`EdgeBound::opt_capped`]). Each side's mask
+    /// and optimum go to `known`, for the child if it is kept (at most `limit`: then each
+    /// optimum is exact, being at most its cap).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn child_edge_bound(
+        &self,
+        t: &EdgeTerms,
+        group: B,
+        c: usize,
+        rest: B,
+        (x0, x1): (usize, usize),
+        limit: u32,
+        known: &mut EdgeKnown,
+    ) -> u32 {
+        let Some(edge) = &self.edge else {
+            return 0;
+        };
+        let cols = self.geom.column_set(rest);
+        let mut best = 0;
+        let mut opts = [0u32; SIDES];
+        // the sides whose optimum is known (bit per side), the joints not yet checked
+        let mut have = 0u32;
+        let mut pending = (1u32 << self.joints()) - 1;
+        // Sides the click leaves alone first (their values are known and may drop the
+        // child), then the narrow ones it touches, then the wide ones (dearest to search).
+        let clicked = (u64::MAX >> (63 - x1)) & !((1u64 << x0) - 1);
+        let touched = |side: usize| self.side_columns[side] & clicked != 0;
+        let mut order = [0usize; SIDES];
+        let mut k = 0;
+        for pass in [false, true] {
+            for side in 0..self.sides {
+                if touched(side) == pass {
+                    order[k] = side;
+                    k += 1;
+                }
+            }
+        }
+        for &side in &order[..self.sides] {
+            let Some(mask) = t.mask[side] else {
+                continue;
+            };
+            let beyond = t.beyond[side] - t.of[c][side] + self.beyond(cols, side);
+            let (mask, opt) = if touched(side) {
+                let xs = self.edge_columns(side);
+                let mut taken = [0u64; MAX_SLICE];
+                for (k, &x) in xs[..self.edge_width(side)].iter().enumerate() {
+                    taken[k] = self.column_bits(group, x);
+                }
+                // past `limit` the child is dropped whatever the value
+                let cap = limit.saturating_sub(beyond);
+                let mask = edge.take(side, mask, &taken);
+                (mask, edge.opt_capped(side, mask, cap))
+            } else {
+                (mask, t.opt[side])
+            };
+            known.mask[side] = mask;
+            known.opt[side] = opt as u8;
+            best = best.max(opt + beyond);
+            if best > limit {
+                return best; // dropped: the rest cannot save it
+            }
+            opts[side] = opt;
+            have |= 1 << side;
+            // each joint bound as soon as both its sides are known: it may drop the child
+            // before a dearer side is searched
+            let mut ready = pending;
+            while ready != 0 {
+                let j = ready.trailing_zeros() as usize;
+                ready &= ready - 1;
+                let (l, r) = JOINTS[j];
+                if have & (1 << l | 1 << r) != (1 << l | 1 << r) {
+                    continue;
+                }
+                pending &= !(1 << j);
+                let (lw, rw) = (self.edge_width(l), self.edge_width(r));
+                let mid = t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw);
+                let others = t.span[j] - t.span_of[c][j];
+                // the joint bound with colour c spanning nothing: worth refining only if it
+                // beats the rest
+                if opts[l] + opts[r] + mid > best + others {
+                    let span = others + self.spanning(rest, lw, rw);
+                    best = best.max((opts[l] + opts[r] + mid).saturating_sub(span));
+                    if best > limit {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The runs of a colour in the columns `cols` (a bit set) that lie wholly beyond a
+    /// side's slice ([`crate::edge`]).
+    #[inline(always)]
+    fn beyond(&self, cols: u64, side: usize) -> u32 {
+        let (w, n) = (self.geom.width, self.edge_width(side));
+        if is_left(side) {
+            (cols & !(cols << 1) & !((1 << n) - 1)).count_ones()
+        } else {
+            (cols & !(cols >> 1) & ((1 << (w - n)) - 1)).count_ones()
+        }
+    }
+
+    /// At most how many clicks of the colour whose tiles are `p` can take tiles of both
+    /// a left slice of `lw` columns and a right one of `rw`: such a click takes a whole
+    /// vertical run of `p` in each column from the left slice's boundary column to the
+    /// right's, and runs in a column never split, so the fewest runs in one of those
+    /// columns.
+    #[inline(always)]
+    fn spanning(&self, p: B, lw: usize, rw: usize) -> u32 {
+        let mut least = u32::MAX;
+        for x in lw - 1..=self.geom.width - rw {
+            let v = self.column_bits(p, x);
+            least = least.min((v & !(v << 1)).count_ones());
+        }
+        least
+    }
+
+    /// The runs of a colour in the columns `cols` (a bit set) that touch neither a left
+    /// slice of `lw` columns nor a right one of `rw`: the runs of its columns between the
+    /// slices, less a first one that goes on into the left slice and a last one that goes
+    /// on into the right (one run may do both).
+    #[inline(always)]
+    fn between(&self, cols: u64, lw: usize, rw: usize) -> u32 {
+        let w = self.geom.width;
+        let middle = ((1u64 << (w - rw)) - 1) & !((1u64 << lw) - 1);
+        if middle == 0 {
+            return 0;
+        }
+        let inner = cols & middle;
+        let runs = (inner & !(inner << 1)).count_ones();
+        let on_left = ((inner >> lw) & (cols >> (lw - 1)) & 1) as u32;
+        let on_right = ((inner >> (w - rw - 1)) & (cols >> (w - rw)) & 1) as u32;
+        let both = u32::from(inner == middle && on_left + on_right == 2);
+        runs + both - on_left - on_right
+    }
+
+    /// The mask of starting tiles ([`crate::edge`]) that one edge slice of `b` (by side)
+    /// has left, read column by column; `None` if `b` is not from the start.
+    fn edge_mask(&self, edge: &EdgeBound, b: &ClickBoard<B>, side: usize) -> Option<Mask> {
+        let mut bits = [[0u64; MAX_COLOURS]; MAX_SLICE];
+        let n = self.edge_width(side);
+        for (k, x) in self.edge_columns(side)[..n].iter().copied().enumerate() {
+            for (c, &p) in b.planes[..self.colours].iter().enumerate() {
+                bits[k][c] = self.column_bits(p, x);
+            }
+        }
+        edge.mask_of_bits(side, &bits)
+    }
+
+    /// The columns of an edge slice ([`crate::edge`]), outermost first: left for an even
+    /// side, right for an odd one (as many as [`ClickGame::edge_width`] says).
+    #[inline(always)]
+    fn edge_columns(&self, side: usize) -> [usize; MAX_SLICE] {
+        let w = self.geom.width;
+        if is_left(side) {
+            [0, 1, 2, 3]
+        } else {
+            [w - 1, w - 2, w.saturating_sub(3), w.saturating_sub(4)]
+        }
+    }
+
+    /// The cells of `s` in column `x`, as bits from the bottom (bit `y` for row `y`).
+    #[inline(always)]
+    pub(super) fn column_bits(&self, s: B, x: usize) -> u64 {
+        let h = self.geom.height;
+        s.shr((x * h) as u32).low_word() & (u64::MAX >> (64 - h))
+    }
+}

@@ -1,0 +1,156 @@
+//! The click-game engine: bitboard positions, group finding, clicks, and lower bounds.
+//!
+//! A position ([`ClickBoard`]) is one bit set per colour plus the occupied set, laid out
+//! **column-major**: cell `(x, y)` is bit `x * H + y`, so a column is a run of `H` bits with
+//! its bottom cell lowest. That layout makes every step of a click a few whole-board bit
+//! operations:
+//!
+//! - **groups**: flood fill of a seed inside its colour plane by repeated dilation
+//!   (shift by 1 up/down, by `H` left/right, masked at the column edges);
+//! - **gravity**: with `keep` the tiles that stay and `target` each affected column's bottom
+//!   `k` cells, every plane becomes `pdep(pext(plane, keep), target)`: column-major order is
+//!   the same before and after the fall;
+//! - **empty columns close left**: `pext` with the set of non-empty columns;
+//! - **row squeeze** (dust): per row, `pdep(pext(plane, row), squeezed row)`.
+//!
+//! [`ClickGame`] holds the geometry and [`Rules`] and implements [`Puzzle`](crate::puzzle::Puzzle) for the
+//! fewest-clicks objective, so every search algorithm in [`crate::search`] serves every click
+//! game. It is generic over the bit set: `u64` for boards of up to 64 cells, [`crate::bits::Wide`]
+//! for bigger ones ([`crate::solve`] picks).
+//!
+//! The engine by file, each with the proofs of what it does:
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `geometry.rs` | [`Geometry`]: cell, column and row masks, flood fill, neighbours |
+//! | `board.rs` | [`ClickBoard`] and [`Click`]: positions, grids, the groups of a position |
+//! | `gravity.rs` | what a click does: gravity, columns closing left, the row squeeze, the moved region |
+//! | `bounds.rs` | the lower bounds: colours, column runs, and the edge bound's total |
+//! | `edge_terms.rs` | the edge bound of a position, and of a child from its parent's |
+//! | `forced.rs` | forced moves: a group some optimal solution clicks first |
+//! | `children.rs` | the children a bounded search is given, and those it need not be |
+//! | `parts.rs` | the parts of a position, to tell children with no whole colour unbuilt |
+//! | `puzzle.rs` | `Puzzle` for [`ClickGame`] |
+
+mod board;
+mod bounds;
+mod children;
+mod edge_terms;
+mod forced;
+mod geometry;
+mod gravity;
+mod parts;
+mod puzzle;
+
+use std::sync::Arc;
+
+pub use board::{Click, ClickBoard};
+pub use geometry::Geometry;
+
+use crate::bits::Bits;
+use crate::edge::EdgeBound;
+use crate::grid::{BoardError, Grid};
+use crate::rules::Rules;
+use edge_terms::{is_left, side_width, SIDES};
+
+/// A click game on boards that fit in `B`: geometry, rules and palette.
+#[derive(Clone, Debug)]
+pub struct ClickGame<B> {
+    pub geom: Geometry<B>,
+    pub rules: Rules,
+    colours: usize,
+    palette: Vec<char>,
+    /// The edge bound ([`crate::edge`]), when columns never move and the board's edges
+    /// are small enough.
+    edge: Option<Arc<EdgeBound>>,
+    /// The columns of each narrow edge slice (0 without the edge bound); wide ones have
+    /// four ([`ClickGame::edge_width`]).
+    slice: usize,
+    /// How many edge slices there are: 2 (narrow), 4 (narrow and wide), or 0.
+    sides: usize,
+    /// The columns of each edge slice, as a bit set (by side).
+    side_columns: [u64; SIDES],
+}
+
+/// Does a `width × height` board fit the bit set `B`?
+pub fn fits<B: Bits>(width: usize, height: usize) -> bool {
+    width * height <= B::CAPACITY && width <= 64 && height <= 64
+}
+
+impl<B: Bits> ClickGame<B> {
+    /// The game for `grid`'s size and palette under `rules`, and the grid as a position.
+    /// Checks gravity; the caller has picked a `B` the board fits in.
+    pub fn new(grid: &Grid, rules: Rules) -> Result<(Self, ClickBoard<B>), BoardError> {
+        grid.check_gravity()?;
+        if !fits::<B>(grid.width(), grid.height()) {
+            return Err(BoardError::TooLarge {
+                width: grid.width(),
+                height: grid.height(),
+                limit: format!("this engine holds at most {} cells", B::CAPACITY),
+            });
+        }
+        let edge = if rules.columns_fixed() {
+            let columns: Vec<Vec<u8>> = (0..grid.width())
+                .map(|x| {
+                    (0..grid.height())
+                        .map(|y| grid.get(x, y))
+                        .take_while(|&c| c != 0)
+                        .map(|c| c - 1)
+                        .collect()
+                })
+                .collect();
+            EdgeBound::new(&columns, grid.colours()).map(Arc::new)
+        } else {
+            None
+        };
+        let slice = edge.as_ref().map_or(0, |e| e.slice());
+        let w = grid.width();
+        let side_columns = std::array::from_fn(|side| {
+            let n = side_width(slice, side).min(w);
+            let low = (1u64 << n) - 1;
+            if is_left(side) || n == 0 {
+                low
+            } else {
+                low << (w - n)
+            }
+        });
+        let game = ClickGame {
+            geom: Geometry::new(grid.width(), grid.height()),
+            rules,
+            colours: grid.colours(),
+            palette: grid.palette().to_vec(),
+            slice,
+            sides: edge.as_ref().map_or(0, |e| if e.wide() { 4 } else { 2 }),
+            side_columns,
+            edge,
+        };
+        let board = game.board(grid);
+        Ok((game, board))
+    }
+
+    /// The same game with only the narrow edge slices in its edge bound ([`crate::edge`]):
+    /// for measuring what the wide ones add.
+    pub fn with_narrow_edges(&self) -> Self {
+        let mut g = self.clone();
+        if let Some(e) = &self.edge {
+            g.edge = Some(Arc::new(e.narrow()));
+            g.sides = 2;
+        }
+        g
+    }
+
+    /// Number of colours in the palette.
+    pub fn colours(&self) -> usize {
+        self.colours
+    }
+
+    /// A 64-bit key of the position for transposition tables.
+    #[inline]
+    pub fn key(&self, b: &ClickBoard<B>) -> u64 {
+        let mut h = 0x243f_6a88_85a3_08d3u64;
+        for (c, p) in b.planes[..self.colours].iter().enumerate() {
+            h = h.rotate_left(17) ^ p.mix(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(c as u64 + 1));
+        }
+        h
+    }
+}
