@@ -1,0 +1,262 @@
+//! Solving a slice's relaxed game: its moves, and its optimum by recursion (two columns)
+//! or by iterative deepening (three or four).
+//!
+//! With two columns, the optimum of every position is computed on first use, by recursion
+//! over all the positions it leads to. With three, that would be millions of positions
+//! for one edge; instead each position asked for gets its optimum from an iterative
+//! deepening search of the relaxed game, pruned by a lower bound from the two outer
+//! columns ([`Side::lower`]), which remembers the lower bounds it proves and the optima it
+//! finds.
+//!
+//! A four-column slice is searched the same way, bounded by the optimum of its three outer
+//! columns: its inner slice is the edge's narrow slice, memo and all. The bound from the
+//! inner columns is tried before the slice's own memo is read: it is in the smaller,
+//! oftener read table, and it rules out most positions a search reaches.
+
+use super::memo::EXACT;
+use super::side::Side;
+use super::Mask;
+use crate::bits::pext64;
+
+/// Column `k` of a slice plane is bits `16k..16k + 16`, bottom first.
+const COLUMN: u32 = 16;
+const BOTTOMS: u64 = 0x0001_0001_0001_0001;
+const TOPS: u64 = BOTTOMS << (COLUMN - 1);
+
+impl Side {
+    /// Calls `f` with the mask left by each relaxed move from `mask` (see [`crate::edge`]),
+    /// until it returns `true`; returns whether it did.
+    #[inline]
+    fn moves(&self, mask: Mask, colours: usize, mut f: impl FnMut(Mask) -> bool) -> bool {
+        let left = self.split(mask);
+        let boundary = COLUMN * (self.n as u32 - 1);
+        // the starting tiles a move takes, from the tiles it takes in the slice as it is
+        let taken = |plane: u64| -> Mask {
+            self.starting(&left, |k| (plane >> (COLUMN * k as u32)) & 0xffff)
+        };
+        let mut touching = [0u64; 32];
+        for c in 0..colours {
+            let mut plane = 0u64;
+            for (k, &l) in left.iter().enumerate().take(self.n) {
+                plane |= pext64(self.of_colour[k][c], l) << (COLUMN * k as u32);
+            }
+            let mut rest = plane;
+            let mut n = 0;
+            while rest != 0 {
+                let group = flood(rest & rest.wrapping_neg(), plane);
+                rest &= !group;
+                if f(mask & !taken(group)) {
+                    return true;
+                }
+                if group >> boundary != 0 && n < touching.len() {
+                    touching[n] = group;
+                    n += 1;
+                }
+            }
+            // unions of two or more groups that reach the boundary
+            for sub in 1u32..1 << n {
+                if sub.count_ones() < 2 {
+                    continue;
+                }
+                let mut union = 0;
+                let mut s = sub;
+                while s != 0 {
+                    union |= touching[s.trailing_zeros() as usize];
+                    s &= s - 1;
+                }
+                if f(mask & !taken(union)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The relaxed optimum of the slice with the starting tiles `mask` left if it is at most
+    /// `cap`, else a lower bound above `cap` (a slice of three columns or four searches no
+    /// further; one of two knows every optimum anyway).
+    pub(super) fn opt(&self, mask: Mask, cap: u32, colours: usize) -> u32 {
+        // a mask no position can have (none reaches here) gets the bound 0
+        let Some(key) = self.key(mask).filter(|_| mask != 0) else {
+            return 0;
+        };
+        let known = self.memo.get(key);
+        if let Some(inner) = &self.inner {
+            if known & EXACT != 0 {
+                return (known & !EXACT) as u32 - 1;
+            }
+            let mut t = self.lower(inner, mask, known, colours);
+            while t <= cap {
+                if self.within(inner, mask, t, colours) {
+                    self.store(key, t, true);
+                    return t;
+                }
+                t += 1;
+            }
+            return t;
+        }
+        if known != 0 {
+            return known as u32 - 1;
+        }
+        let mut best = u32::MAX;
+        self.moves(mask, colours, |child| {
+            best = best.min(self.opt(child, u32::MAX, colours));
+            false
+        });
+        let v = best + 1;
+        self.store(key, v, false);
+        v
+    }
+
+    /// Remembers `value` (an optimum if `exact`, else a lower bound; at most the slice's
+    /// tiles) for the position `key`: as `value + 1`, with [`EXACT`] set if `exact`.
+    #[inline]
+    fn store(&self, key: usize, value: u32, exact: bool) {
+        debug_assert!(
+            value + 1 < EXACT as u32,
+            "memo value {value} reaches the EXACT bit"
+        );
+        let exact = if exact { EXACT } else { 0 };
+        self.memo.set(key, (value as u8 + 1) | exact);
+    }
+
+    /// A lower bound on the relaxed optimum of `mask` in a slice of `n ≥ 3` columns whose
+    /// memo entry is `known` (not exact): the larger of the stored one and the relaxed
+    /// optimum of the `n − 1` outer columns plus the colours left in the boundary column
+    /// and none in the one beside it (each needs a click that takes no tile of the
+    /// others: why this holds is [`crate::edge`]'s argument, applied to the `n − 1`
+    /// columns inside the `n`).
+    #[inline]
+    fn lower(&self, inner: &Side, mask: Mask, known: u8, colours: usize) -> u32 {
+        let stored = (known as u32).saturating_sub(1);
+        stored.max(self.inner_lower(inner, mask, colours))
+    }
+
+    /// [`Side::lower`] without the memo.
+    #[inline]
+    fn inner_lower(&self, inner: &Side, mask: Mask, colours: usize) -> u32 {
+        let b = self.n - 1;
+        let outer = inner.opt(mask & ((1 << self.offset[b]) - 1), u32::MAX, colours);
+        let left = self.split(mask);
+        let mut alone = 0;
+        for c in 0..colours {
+            let here = |k: usize| self.of_colour[k][c] & left[k] != 0;
+            alone += (here(b) && !here(b - 1)) as u32;
+        }
+        outer + alone
+    }
+
+    /// Whether the slice with `mask` left can be cleared in `t` relaxed moves (a
+    /// depth-first search bounded by [`Side::lower`]; a failure stores `t + 1` as a lower
+    /// bound, a success where that bound was `t` stores `t` as exact).
+    fn within(&self, inner: &Side, mask: Mask, t: u32, colours: usize) -> bool {
+        // (a mask no position can have is taken as cleared, keeping the bound admissible)
+        let Some(key) = self.key(mask).filter(|_| mask != 0) else {
+            return true;
+        };
+        // the bound from the inner columns first: it needs no look in this slice's memo,
+        // whose entries are scattered over far more memory
+        let lower = self.inner_lower(inner, mask, colours);
+        if lower > t {
+            return false;
+        }
+        let known = self.memo.get(key);
+        if known & EXACT != 0 {
+            return (known & !EXACT) as u32 - 1 <= t;
+        }
+        let lower = lower.max((known as u32).saturating_sub(1));
+        if lower > t {
+            return false;
+        }
+        if self.moves(mask, colours, |child| {
+            self.within(inner, child, t - 1, colours)
+        }) {
+            if lower == t {
+                self.store(key, t, true);
+            }
+            return true;
+        }
+        // (may overwrite an optimum another thread just stored: still a true lower bound)
+        self.store(key, t + 1, false);
+        false
+    }
+}
+
+/// The group of `plane` (a slice plane, see [`COLUMN`]) holding the tiles `seed`.
+#[inline]
+fn flood(seed: u64, plane: u64) -> u64 {
+    let mut g = seed;
+    loop {
+        let grown =
+            (g | ((g << 1) & !BOTTOMS) | ((g >> 1) & !TOPS) | (g << COLUMN) | (g >> COLUMN))
+                & plane;
+        if grown == g {
+            return g;
+        }
+        g = grown;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::memo::Memo;
+    use super::*;
+    use std::collections::HashMap;
+
+    /// The optimum of every position of random three- and four-column slices, asked for
+    /// in a mixed order, as the bounded search finds it ([`Side::within`]) and as the plain
+    /// recursion over every position leads to (the two-column way); a four-column slice
+    /// with a hashed memo far too small for its positions (so that they keep pushing each
+    /// other out) finds the same.
+    #[test]
+    fn three_and_four_column_search_finds_the_optimum() {
+        fn full(side: &Side, mask: Mask, colours: usize, memo: &mut HashMap<Mask, u32>) -> u32 {
+            if mask == 0 {
+                return 0;
+            }
+            if let Some(&v) = memo.get(&mask) {
+                return v;
+            }
+            let mut best = u32::MAX;
+            side.moves(mask, colours, |child| {
+                best = best.min(full(side, child, colours, memo));
+                false
+            });
+            memo.insert(mask, best + 1);
+            best + 1
+        }
+        let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15);
+        let mut below = |n: usize| rng.usize(..n);
+        let mut deep = 0;
+        for case in 0..200 {
+            let colours = 2 + case % 3;
+            let n = 3 + case % 2;
+            let cols: Vec<Vec<u8>> = (0..n)
+                .map(|_| {
+                    (0..1 + below(9 - n))
+                        .map(|_| below(colours) as u8)
+                        .collect()
+                })
+                .collect();
+            let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
+            let side = match n {
+                3 => Side::new(&refs, None).unwrap(),
+                _ => Side::with_memo(&refs, None, 0, 64).unwrap(),
+            };
+            assert_eq!(matches!(side.memo, Memo::Hashed(_)), n == 4);
+            let tiles: usize = cols.iter().map(Vec::len).sum();
+            let mut memo = HashMap::new();
+            let all: Mask = (1 << tiles) - 1;
+            full(&side, all, colours, &mut memo);
+            let mut masks: Vec<Mask> = memo.keys().copied().collect();
+            masks.sort_unstable_by_key(|&m| (m.wrapping_mul(0x9e37_79b9), m));
+            for m in masks {
+                let opt = side.opt(m, u32::MAX, colours);
+                assert_eq!(opt, memo[&m], "case {case}, columns {cols:?}, mask {m:#b}");
+                deep += usize::from(opt > side.lower(side.inner.as_ref().unwrap(), m, 0, colours));
+            }
+        }
+        // the search had work to do: its lower bound was below the optimum somewhere
+        assert!(deep > 0);
+    }
+}

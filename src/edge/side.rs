@@ -1,0 +1,194 @@
+//! One slice of the board's edge as it was at the start ([`Side`]), and its positions.
+//!
+//! A slice's position is given by which of its starting tiles are left: a mask of at most
+//! [`MAX_TILES_4`] bits (the outermost column's tiles from the bottom, then the next
+//! column's, and so on). A board position is turned into a mask by matching each column's
+//! colours, bottom to top, against its starting column (any match of the same colours
+//! gives the same relaxed position, so the same optimum).
+
+use std::sync::Arc;
+
+use super::columns::{column_classes, NONE};
+use super::memo::{Memo, EXACT, HASHED_MEMO, KEY_LIMIT, MAX_MEMO};
+#[cfg(doc)]
+use super::{EdgeBound, MAX_TILES_4};
+use super::{Mask, MAX_SLICE};
+use crate::bits::pdep64;
+use crate::grid::MAX_COLOURS;
+
+/// A mask has at most [`Mask::BITS`] tiles, and a value the memo stores is at most the
+/// tiles + 1 (a relaxed optimum, or a lower bound one above a failed search's threshold,
+/// both at most the tiles: each move takes one at least): below [`EXACT`].
+const _: () = assert!(Mask::BITS + 1 < EXACT as u32);
+
+/// One edge of the board as it was at the start.
+#[derive(Debug)]
+pub(super) struct Side {
+    /// Columns in the slice, outermost first.
+    pub(super) n: usize,
+    /// Starting tiles of each column.
+    pub(super) heights: [u32; MAX_SLICE],
+    /// Where each column's tiles start in a mask.
+    pub(super) offset: [u32; MAX_SLICE],
+    /// For each column, the colour of each starting tile, bottom first.
+    pub(super) colours: [Vec<u8>; MAX_SLICE],
+    /// For each column and colour, the mask of its starting tiles of that colour.
+    pub(super) of_colour: [[Mask; MAX_COLOURS]; MAX_SLICE],
+    /// For each column, the number of what each set of its starting tiles leaves (see
+    /// [`column_classes`]), and how many numbers there are.
+    pub(super) class: [Vec<u16>; MAX_SLICE],
+    pub(super) classes: [usize; MAX_SLICE],
+    /// By the columns' numbers ([`Side::key`]): 0 not yet known, else the relaxed
+    /// optimum + 1 (three columns or more: a lower bound + 1, or the optimum + 1 with
+    /// [`EXACT`] set).
+    pub(super) memo: Memo,
+    /// In a slice of three columns or more, all but its boundary column as a slice of
+    /// their own (shared: a four-column slice's is the three-column slice of its edge).
+    pub(super) inner: Option<Arc<Side>>,
+}
+
+impl Side {
+    /// The slice of `columns` (outermost first), with `inner` as its slice of all but the
+    /// boundary column (made here where not given), or `None` if a column has too many
+    /// positions to number or the slice more than its memo can tell apart ([`KEY_LIMIT`]).
+    pub(super) fn new(columns: &[&[u8]], inner: Option<Arc<Side>>) -> Option<Side> {
+        Side::with_memo(columns, inner, MAX_MEMO, HASHED_MEMO)
+    }
+
+    /// [`Side::new`] with a memo indexed by position where there are at most `indexed`
+    /// positions, else hashed in `hashed` words (a power of two).
+    pub(super) fn with_memo(
+        columns: &[&[u8]],
+        inner: Option<Arc<Side>>,
+        indexed: usize,
+        hashed: usize,
+    ) -> Option<Side> {
+        let n = columns.len();
+        let inner = match (n, inner) {
+            (0..=2, _) => None,
+            (_, Some(i)) => Some(i),
+            (_, None) => Some(Arc::new(Side::new(&columns[..n - 1], None)?)),
+        };
+        let mut heights = [0u32; MAX_SLICE];
+        let mut offset = [0u32; MAX_SLICE];
+        let mut of_colour = [[0 as Mask; MAX_COLOURS]; MAX_SLICE];
+        let mut colours: [Vec<u8>; MAX_SLICE] = Default::default();
+        let mut at = 0;
+        let mut class: [Vec<u16>; MAX_SLICE] = Default::default();
+        let mut classes = [1usize; MAX_SLICE];
+        for (k, col) in columns.iter().enumerate() {
+            // the columns it shares with its inner slice are numbered there already
+            (class[k], classes[k]) = match &inner {
+                Some(i) if k < i.n => (i.class[k].clone(), i.classes[k]),
+                _ => column_classes(col)?,
+            };
+            heights[k] = col.len() as u32;
+            offset[k] = at;
+            at += col.len() as u32;
+            colours[k] = col.to_vec();
+            for (i, &c) in col.iter().enumerate() {
+                of_colour[k][c as usize] |= 1 << i;
+            }
+        }
+        assert!(
+            at <= Mask::BITS,
+            "a slice of {at} starting tiles: a mask holds at most {}",
+            Mask::BITS
+        );
+        // the keys are the columns' numbers as mixed-radix digits (`Side::key`): a slice
+        // with more positions than a memo can tell apart is not built
+        let entries = classes
+            .iter()
+            .try_fold(1u64, |a, &c| a.checked_mul(c as u64))
+            .filter(|&e| e <= KEY_LIMIT)?;
+        let memo = Memo::new(entries, indexed, hashed);
+        Some(Side {
+            n,
+            heights,
+            offset,
+            colours,
+            of_colour,
+            memo,
+            class,
+            classes,
+            inner,
+        })
+    }
+
+    /// [`EdgeBound::mask_of_bits`] for this side. Matches the starting tiles bottom up,
+    /// taking each whose colour is the next tile's.
+    #[inline]
+    pub(super) fn mask_of_bits(&self, bits: &[[u64; MAX_COLOURS]; MAX_SLICE]) -> Option<Mask> {
+        let mut mask: Mask = 0;
+        for (k, bits) in bits[..self.n].iter().enumerate() {
+            let len = bits.iter().fold(0, |a, b| a | b).count_ones();
+            let mut j = 0;
+            let at = self.offset[k];
+            for (i, &c) in self.colours[k].iter().enumerate() {
+                let hit = (bits[c as usize] >> j) & 1;
+                mask |= hit << (i as u32 + at);
+                j += hit;
+            }
+            if j != len as u64 {
+                return None;
+            }
+        }
+        Some(mask)
+    }
+
+    /// Where `mask` is in the memo: the columns' numbers ([`column_classes`]) as the digits
+    /// of a mixed-radix number; `None` for a mask no position can have.
+    #[inline]
+    pub(super) fn key(&self, mask: Mask) -> Option<usize> {
+        let mut key = 0;
+        for (k, &sub) in self.split(mask)[..self.n].iter().enumerate() {
+            let c = self.class[k][sub as usize];
+            if c == NONE {
+                return None;
+            }
+            key = key * self.classes[k] + c as usize;
+        }
+        Some(key)
+    }
+
+    /// Each column's starting tiles left in `mask`, as bits from the bottom.
+    #[inline]
+    pub(super) fn split(&self, mask: Mask) -> [u64; MAX_SLICE] {
+        let mut left = [0u64; MAX_SLICE];
+        for (k, l) in left.iter_mut().enumerate().take(self.n) {
+            *l = (mask >> self.offset[k]) & ((1 << self.heights[k]) - 1);
+        }
+        left
+    }
+
+    /// The starting tiles (a mask) that the tiles `taken` of each column as it is now
+    /// (bits from the bottom of the tiles left, `left`) are.
+    #[inline]
+    pub(super) fn starting(&self, left: &[u64; MAX_SLICE], taken: impl Fn(usize) -> u64) -> Mask {
+        let mut gone: Mask = 0;
+        for (k, &l) in left.iter().enumerate().take(self.n) {
+            gone |= pdep64(taken(k), l) << self.offset[k];
+        }
+        gone
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Four columns that can each become over 2^14 things have more positions than a memo
+    /// key can tell apart (2^56): such a slice is refused, while its three outer columns,
+    /// with fewer, make a slice.
+    #[test]
+    fn a_slice_whose_keys_do_not_fit_is_not_built() {
+        let col: Vec<u8> = (0..16).map(|i| i % 4).collect();
+        let (_, classes) = column_classes(&col).expect("a column of 16 tiles is numbered");
+        let classes = classes as u64;
+        assert!(classes.pow(3) <= KEY_LIMIT && classes.pow(4) > KEY_LIMIT);
+        let cols = [&col[..]; 4];
+        let inner = Side::new(&cols[..3], None).expect("three columns' keys fit");
+        assert_eq!(inner.n, 3);
+        assert!(Side::new(&cols, Some(Arc::new(inner))).is_none());
+    }
+}
