@@ -63,7 +63,7 @@ pub trait Scored: Puzzle {
 }
 
 /// The anytime algorithms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Method {
     /// Beam searches of doubling width.
     #[default]
