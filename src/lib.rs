@@ -26,7 +26,7 @@
 //! | [`solve`] | board in, report out: picks the engine and the algorithms |
 //! | [`input`] | from what a user typed to a [`solve::Setup`]: boards, games, choices |
 //! | [`check`] | a move list replayed (`tumble check`) |
-//! | [`bench`] | a board set solved, per-board rows and totals (`tumble bench`) |
+//! | [`bench`](mod@bench) | a board set solved, per-board rows and totals (`tumble bench`) |
 //!
 //! The `tumble` binary only parses arguments (clap), calls these and prints.
 //!

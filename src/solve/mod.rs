@@ -6,19 +6,19 @@
 //! with the solution step by step, whether it is proven optimal and the best lower bound.
 //! Progress ([`Progress`]) is reported through a callback as it happens.
 //!
-//! - fewest moves ([`fewest_moves`]): a greedy solution in milliseconds, then the anytime
+//! - fewest moves (`fewest_moves.rs`): a greedy solution in milliseconds, then the anytime
 //!   search ([`crate::search::anytime`]) and IDA* ([`crate::search::ida_star`]) side by
 //!   side, sharing the best solution and the proven lower bound both ways, until the
 //!   optimum is proven or time runs out (with `no_proof`, the anytime search alone);
-//! - fewest tiles (Clickomania) and highest score (SameGame) ([`best_value`]): an exact
+//! - fewest tiles (Clickomania) and highest score (SameGame) (`best_value.rs`): an exact
 //!   search over positions on small boards; on boards too big for it, the anytime search
 //!   until the time limit.
 //!
 //! Under SameGame and Clickomania rules (any group, columns closing left) on boards up to
 //! 16×16, the anytime search of every objective is [`crate::samegame`]'s beam search (or
-//! its NRPA, with [`crate::search::anytime::Method::Nrpa`]: [`fast`]); a fewest-moves
+//! its NRPA, with [`crate::search::anytime::Method::Nrpa`]: `fast.rs`); a fewest-moves
 //! search that finds no line clearing the board answers with the fewest tiles left
-//! ([`click`]).
+//! (`click.rs`).
 //!
 //! [`replay`] plays a given move list (the `check` command) and [`generate`] makes random
 //! boards.
@@ -49,7 +49,7 @@ use crate::grid::{BoardError, Grid};
 use crate::rules::Game;
 
 /// Solves a board under `setup`, reporting progress to `on_progress`: Flood-It with its
-/// own solver ([`crate::floodit::solve`]), the click games with [`click::solve`].
+/// own solver ([`crate::floodit::solve`]), the click games with `click::solve`.
 pub fn solve(
     grid: &Grid,
     setup: &Setup,
