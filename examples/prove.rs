@@ -11,31 +11,50 @@
 //! bottom separated by commas.
 use std::time::Instant;
 
+use clap::builder::PossibleValuesParser;
+use clap::Parser;
+
 use tumble::click::{Click, ClickGame};
 use tumble::grid::Grid;
 use tumble::rules::Game;
 use tumble::search::{ida_star, SearchOptions};
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 4 {
-        eprintln!("usage: prove GAME THREADS MEMORY_MIB BOARD[:OPTIMUM]...");
-        std::process::exit(2);
+/// IDA* alone on click-game boards (fewest moves): nodes and time per board.
+#[derive(Parser)]
+#[command(name = "prove")]
+struct Args {
+    /// The game.
+    #[arg(value_parser = PossibleValuesParser::new(["former", "figure", "dust"]))]
+    game: String,
+    /// Threads of the search.
+    threads: usize,
+    /// Memory for the transposition table, in MiB.
+    memory_mib: usize,
+    /// Boards, inline (rows top to bottom, commas between), each with `:OPTIMUM` when a
+    /// solution of that length is to be known in advance.
+    #[arg(required = true, value_parser = board_arg)]
+    boards: Vec<(String, Option<usize>)>,
+}
+
+/// `BOARD[:OPTIMUM]`.
+fn board_arg(arg: &str) -> Result<(String, Option<usize>), String> {
+    match arg.split_once(':') {
+        Some((b, k)) => {
+            let k = k
+                .parse()
+                .map_err(|e| format!("OPTIMUM {k:?} is not a number: {e}"))?;
+            Ok((b.to_string(), Some(k)))
+        }
+        None => Ok((arg.to_string(), None)),
     }
-    let game = match args[0].as_str() {
-        "former" => Game::Former,
-        "figure" => Game::Figure,
-        "dust" => Game::Dust,
-        other => panic!("prove: a click game with fewest moves, not {other}"),
-    };
+}
+
+fn main() {
+    let args = Args::parse();
+    let game: Game = args.game.parse().expect("one of the games offered");
     let rules = game.rules().expect("a click game");
-    let threads: usize = args[1].parse().expect("THREADS is a number");
-    let memory: usize = args[2].parse().expect("MEMORY_MIB is a number");
-    for arg in &args[3..] {
-        let (board, known) = match arg.split_once(':') {
-            Some((b, k)) => (b, Some(k.parse::<usize>().expect("OPTIMUM is a number"))),
-            None => (arg.as_str(), None),
-        };
+    let (threads, memory) = (args.threads, args.memory_mib);
+    for (board, known) in &args.boards {
         let grid: Grid = board.replace(',', "\n").parse().expect("a board");
         let (puzzle, start) = ClickGame::<u64>::new(&grid, rules).expect("at most 64 cells");
         let opts = SearchOptions {

@@ -1,148 +1,59 @@
-//! `tumble bench`: solve a set of boards, print per-board results and totals.
+//! `tumble bench` without the printing: solve every board of a set ([`crate::boardset`]),
+//! one [`Row`] per board, and the [`Totals`].
 //!
-//! Reads the board-set formats in use: lines `game|board|expected` (or `name|board|record`
-//! with `--game`), one board per line, blocks of rows separated by blank lines, and
-//! SameGame's `problem NN` headers followed by rows. A third field that is a number is, on
-//! `game|board|N` lines (`boards/proven.txt`), the proven optimum: a proven answer that
-//! differs is a contradiction (`MISMATCH`, exit 1); on `name|board|N` lines
-//! (`boards/former_nrk.txt`), a best-known record: a proven answer above it is a
-//! contradiction, one below it a new best (`below`).
+//! A board's expected value is, on `game|board|N` lines, the proven optimum: a proven
+//! answer that differs contradicts it; on `name|board|N` lines, a best-known record: a
+//! proven answer above it contradicts it, and one below it is a new best.
 
-use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
-use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::{read_board_text, setup_from, RuleArgs, SearchArgs};
-use tumble::solve;
+use crate::boardset::Entry;
+use crate::input::{setup_from, InputError, RuleChoices, SearchChoices};
+use crate::report::Report;
+use crate::solve::solve;
 
-#[derive(Args)]
-pub struct BenchArgs {
-    /// The board set.
-    file: String,
-    #[command(flatten)]
-    rules: RuleArgs,
-    /// Limits per board.
-    #[command(flatten)]
-    search: SearchArgs,
-    /// Only the first N boards.
-    #[arg(long)]
-    limit: Option<usize>,
-    /// Print one JSON object (per-board results and totals) instead of a table.
-    #[arg(long)]
-    json: bool,
-    /// Boards solved at the same time (default 1). With more than one, per-board times
-    /// are measured while other boards run, and the wall-clock time is printed too.
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
-}
-
-/// One board of a set.
-struct Entry {
-    name: String,
-    game: Option<String>,
-    board: String,
-    expected: Option<u32>,
-    /// Is `expected` a proven optimum (else a best-known record)?
-    exact: bool,
-}
-
-fn parse_set(text: &str) -> Vec<Entry> {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .collect();
-    let mut out = Vec::new();
-    if lines.iter().any(|l| l.contains('|')) {
-        for (i, l) in lines.iter().enumerate().filter(|(_, l)| l.contains('|')) {
-            let f: Vec<&str> = l.split('|').map(str::trim).collect();
-            let is_game = f[0].parse::<tumble::rules::Game>().is_ok();
-            out.push(Entry {
-                name: if is_game {
-                    format!("{}#{}", f[0], i + 1)
-                } else {
-                    f[0].to_string()
-                },
-                game: is_game.then(|| f[0].to_string()),
-                board: f.get(1).unwrap_or(&"").to_string(),
-                expected: f.get(2).and_then(|e| e.parse().ok()),
-                exact: is_game,
-            });
-        }
-        return out;
-    }
-    let blocky = lines
-        .iter()
-        .any(|l| l.trim().is_empty() || l.trim_start().starts_with("problem"));
-    if blocky {
-        let mut name = None;
-        let mut rows: Vec<&str> = Vec::new();
-        let flush = |name: &mut Option<String>, rows: &mut Vec<&str>, out: &mut Vec<Entry>| {
-            if !rows.is_empty() {
-                let n = out.len() + 1;
-                out.push(Entry {
-                    name: name.take().unwrap_or_else(|| format!("#{n}")),
-                    game: None,
-                    board: rows.join("\n"),
-                    expected: None,
-                    exact: false,
-                });
-                rows.clear();
-            }
-        };
-        for l in lines {
-            let t = l.trim();
-            if t.is_empty() {
-                flush(&mut name, &mut rows, &mut out);
-            } else if let Some(rest) = t.strip_prefix("problem") {
-                flush(&mut name, &mut rows, &mut out);
-                name = Some(format!("problem {}", rest.trim()));
-            } else {
-                rows.push(t);
-            }
-        }
-        flush(&mut name, &mut rows, &mut out);
-        return out;
-    }
-    lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| Entry {
-            name: format!("#{}", i + 1),
-            game: None,
-            board: l.trim().to_string(),
-            expected: None,
-            exact: false,
-        })
-        .collect()
-}
-
-#[derive(Serialize)]
-struct Row {
-    name: String,
-    game: String,
-    length: usize,
-    optimal: bool,
-    lower_bound: u32,
-    tiles_left: usize,
-    score: i64,
-    expected: Option<u32>,
+/// One board's result.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub name: String,
+    pub game: String,
+    pub length: usize,
+    pub optimal: bool,
+    pub lower_bound: u32,
+    pub tiles_left: usize,
+    pub score: i64,
+    pub expected: Option<u32>,
     /// Is `expected` a proven optimum (else a record)?
     #[serde(skip)]
-    exact: bool,
-    nodes: u64,
-    ms: f64,
+    pub exact: bool,
+    pub nodes: u64,
+    /// Time to solve, in milliseconds.
+    pub ms: f64,
 }
 
 impl Row {
+    /// The row of `entry`, solved as `game` into `r` in `ms` milliseconds.
+    pub fn new(entry: &Entry, game: String, r: &Report, ms: f64) -> Row {
+        Row {
+            name: entry.name.clone(),
+            game,
+            length: r.length,
+            optimal: r.optimal,
+            lower_bound: r.lower_bound,
+            tiles_left: r.tiles_left,
+            score: r.score,
+            expected: entry.expected,
+            exact: entry.exact,
+            nodes: r.nodes,
+            ms,
+        }
+    }
+
     /// A proven answer that contradicts the expected value: different from a proven
     /// optimum, or longer than a record.
-    fn contradicts(&self) -> bool {
+    pub fn contradicts(&self) -> bool {
         match self.expected {
             Some(x) if self.optimal => {
                 let x = x as usize;
@@ -151,25 +62,59 @@ impl Row {
             _ => false,
         }
     }
+
+    /// Shorter than the expected value (a new best, when not a contradiction).
+    pub fn below(&self) -> bool {
+        self.expected.is_some_and(|x| self.length < x as usize)
+    }
 }
 
-#[derive(Serialize)]
-struct Totals {
-    boards: usize,
-    proven: usize,
-    moves: usize,
-    tiles_left: usize,
-    score: i64,
-    nodes: u64,
-    total_s: f64,
-    median_s: f64,
-    max_s: f64,
+/// The totals of a set.
+#[derive(Clone, Debug, Serialize)]
+pub struct Totals {
+    pub boards: usize,
+    pub proven: usize,
+    pub moves: usize,
+    pub tiles_left: usize,
+    pub score: i64,
+    pub nodes: u64,
+    pub total_s: f64,
+    pub median_s: f64,
+    pub max_s: f64,
     /// Wall-clock time of the whole set.
-    wall_s: f64,
+    pub wall_s: f64,
     /// Boards solved at the same time.
-    jobs: usize,
-    peak_memory_mib: Option<f64>,
-    mismatches: usize,
+    pub jobs: usize,
+    pub peak_memory_mib: Option<f64>,
+    pub mismatches: usize,
+}
+
+impl Totals {
+    /// The totals of `rows`, solved `jobs` at a time in `wall`.
+    pub fn of(rows: &[Row], wall: Duration, jobs: usize) -> Totals {
+        let mut times: Vec<f64> = rows.iter().map(|r| r.ms / 1000.0).collect();
+        times.sort_by(f64::total_cmp);
+        let median = match times.len() {
+            0 => 0.0,
+            n if n % 2 == 1 => times[n / 2],
+            n => (times[n / 2 - 1] + times[n / 2]) / 2.0,
+        };
+        Totals {
+            boards: rows.len(),
+            proven: rows.iter().filter(|r| r.optimal).count(),
+            moves: rows.iter().map(|r| r.length).sum(),
+            tiles_left: rows.iter().map(|r| r.tiles_left).sum(),
+            score: rows.iter().map(|r| r.score).sum(),
+            nodes: rows.iter().map(|r| r.nodes).sum(),
+            total_s: times.iter().sum(),
+            median_s: median,
+            max_s: times.last().copied().unwrap_or(0.0),
+            wall_s: wall.as_secs_f64(),
+            jobs,
+            peak_memory_mib: peak_memory_mib(),
+            mismatches: rows.iter().filter(|r| r.contradicts()).count(),
+        }
+    }
 }
 
 /// Peak resident memory of this process (Linux), in MiB.
@@ -180,160 +125,140 @@ pub fn peak_memory_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
-    let text = read_board_text(&args.file)?;
-    let mut entries = parse_set(&text);
-    if let Some(n) = args.limit {
-        entries.truncate(n);
+/// Solves one board of a set under the user's choices (the entry's game when none is
+/// chosen).
+pub fn solve_entry(
+    e: &Entry,
+    rules: &RuleChoices,
+    search: &SearchChoices,
+) -> Result<Row, InputError> {
+    let mut rules = rules.clone();
+    if rules.game.is_none() {
+        rules.game = e.game;
     }
-    if entries.is_empty() {
-        bail!("{}: no boards found", args.file);
-    }
-    let bar = (terminal && !args.json).then(|| {
-        let b = ProgressBar::new(entries.len() as u64);
-        b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} boards, {elapsed} {msg}")
-                .expect("a valid template"),
-        );
-        b
-    });
-    let mut rows = Vec::new();
-    if !args.json {
-        println!(
-            "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>10}",
-            "board", "moves", "tiles", "score", "proven", "lb", "expected", "nodes", "time"
-        );
-    }
-    let solve_one = |e: &Entry| -> Result<(String, solve::Report, f64)> {
-        let mut rules = args.rules.clone();
-        if rules.game.is_none() {
-            rules.game = e.game.as_ref().and_then(|g| g.parse().ok());
-        }
-        let (grid, mut setup, _) = setup_from(&e.board, &rules)
-            .map_err(|err| anyhow::anyhow!("board {}: {err:#}", e.name))?;
-        args.search.apply(&mut setup)?;
-        let t = Instant::now();
-        setup.search.start = t;
-        let r = solve::solve(&grid, &setup, &mut |_| {})?;
-        let ms = t.elapsed().as_secs_f64() * 1000.0;
-        Ok((setup.game.to_string(), r, ms))
-    };
-    let wall = Instant::now();
-    let jobs = args.jobs.max(1);
-    let mut solved: Vec<Option<Result<(String, solve::Report, f64)>>> = if jobs > 1 {
+    let mut p = setup_from(&e.board, &rules).map_err(|err| InputError::InBoard {
+        name: e.name.clone(),
+        err: Box::new(err),
+    })?;
+    search.apply(&mut p.setup)?;
+    let t = Instant::now();
+    p.setup.search.start = t;
+    let r = solve(&p.grid, &p.setup, &mut |_| {})?;
+    let ms = t.elapsed().as_secs_f64() * 1000.0;
+    Ok(Row::new(e, p.setup.game.to_string(), &r, ms))
+}
+
+/// Solves `entries` in order, `jobs` at a time (all of them first when more than one),
+/// handing each row to `on_row` in order; stops at the first board that fails.
+pub fn solve_set(
+    entries: &[Entry],
+    rules: &RuleChoices,
+    search: &SearchChoices,
+    jobs: usize,
+    mut on_row: impl FnMut(&Row),
+) -> Result<Vec<Row>, InputError> {
+    let mut solved: Vec<Option<Result<Row, InputError>>> = if jobs > 1 {
         use rayon::prelude::*;
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-        pool.install(|| entries.par_iter().map(|e| Some(solve_one(e))).collect())
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(InputError::Threads)?;
+        pool.install(|| {
+            entries
+                .par_iter()
+                .map(|e| Some(solve_entry(e, rules, search)))
+                .collect()
+        })
     } else {
         entries.iter().map(|_| None).collect()
     };
-    for (k, e) in entries.iter().enumerate() {
-        let (game, r, ms) = match solved[k].take() {
-            Some(done) => done?,
-            None => solve_one(e)?,
+    let mut rows = Vec::with_capacity(entries.len());
+    for (e, done) in entries.iter().zip(&mut solved) {
+        let row = match done.take() {
+            Some(r) => r?,
+            None => solve_entry(e, rules, search)?,
         };
-        let row = Row {
-            name: e.name.clone(),
-            game,
-            length: r.length,
-            optimal: r.optimal,
-            lower_bound: r.lower_bound,
-            tiles_left: r.tiles_left,
-            score: r.score,
-            expected: e.expected,
-            exact: e.exact,
-            nodes: r.nodes,
-            ms,
-        };
-        let line = format!(
-            "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>9.3}s{}",
-            row.name,
-            row.length,
-            row.tiles_left,
-            row.score,
-            if row.optimal { "yes" } else { "no" },
-            row.lower_bound,
-            row.expected.map_or("-".into(), |x| x.to_string()),
-            row.nodes,
-            ms / 1000.0,
-            match row.expected {
-                _ if row.contradicts() => "  MISMATCH",
-                Some(x) if row.length < x as usize => "  below",
-                _ => "",
-            }
-        );
-        match (&bar, args.json) {
-            (Some(b), _) => {
-                b.println(line);
-                b.inc(1);
-            }
-            (None, false) => println!("{line}"),
-            _ => {}
-        }
+        on_row(&row);
         rows.push(row);
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let mut times: Vec<f64> = rows.iter().map(|r| r.ms / 1000.0).collect();
-    times.sort_by(f64::total_cmp);
-    let median = if times.len() % 2 == 1 {
-        times[times.len() / 2]
-    } else {
-        (times[times.len() / 2 - 1] + times[times.len() / 2]) / 2.0
-    };
-    let totals = Totals {
-        boards: rows.len(),
-        proven: rows.iter().filter(|r| r.optimal).count(),
-        moves: rows.iter().map(|r| r.length).sum(),
-        tiles_left: rows.iter().map(|r| r.tiles_left).sum(),
-        score: rows.iter().map(|r| r.score).sum(),
-        nodes: rows.iter().map(|r| r.nodes).sum(),
-        total_s: times.iter().sum(),
-        median_s: median,
-        max_s: times.last().copied().unwrap_or(0.0),
-        wall_s: wall.elapsed().as_secs_f64(),
-        jobs,
-        peak_memory_mib: peak_memory_mib(),
-        mismatches: rows.iter().filter(|r| r.contradicts()).count(),
-    };
-    if args.json {
-        println!(
-            "{}",
-            serde_json::json!({ "boards": rows, "totals": totals })
-        );
-    } else {
-        println!(
-            "total: {} boards, {} proven optimal, {} moves, {} tiles left, score {}, {} nodes",
-            totals.boards,
-            totals.proven,
-            totals.moves,
-            totals.tiles_left,
-            totals.score,
-            totals.nodes
-        );
-        println!(
-            "time: total {:.3}s, median {:.3}s, max {:.3}s, wall {:.3}s ({} board{} at a time); peak memory {}",
-            totals.total_s,
-            totals.median_s,
-            totals.max_s,
-            totals.wall_s,
-            totals.jobs,
-            if totals.jobs == 1 { "" } else { "s" },
-            totals
-                .peak_memory_mib
-                .map_or("unknown".into(), |m| format!("{m:.0} MiB"))
-        );
-        if totals.mismatches > 0 {
-            println!(
-                "{} proven answers differ from the expected optimum",
-                totals.mismatches
-            );
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(length: usize, optimal: bool, expected: Option<u32>, exact: bool, ms: f64) -> Row {
+        Row {
+            name: "b".into(),
+            game: "former".into(),
+            length,
+            optimal,
+            lower_bound: 0,
+            tiles_left: 0,
+            score: 0,
+            expected,
+            exact,
+            nodes: 1,
+            ms,
         }
     }
-    Ok(if totals.mismatches > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+
+    #[test]
+    fn only_proven_answers_contradict_and_records_may_be_beaten() {
+        assert!(row(5, true, Some(4), true, 0.0).contradicts());
+        assert!(
+            row(3, true, Some(4), true, 0.0).contradicts(),
+            "an optimum is exact"
+        );
+        assert!(
+            !row(3, true, Some(4), false, 0.0).contradicts(),
+            "a record is beaten"
+        );
+        assert!(row(3, true, Some(4), false, 0.0).below());
+        assert!(row(5, true, Some(4), false, 0.0).contradicts());
+        assert!(
+            !row(5, false, Some(4), true, 0.0).contradicts(),
+            "not proven"
+        );
+        assert!(!row(5, true, None, true, 0.0).contradicts());
+    }
+
+    #[test]
+    fn totals_add_up_and_take_the_median() {
+        let rows = [
+            row(3, true, Some(3), true, 1000.0),
+            row(4, false, None, false, 3000.0),
+            row(5, true, Some(4), true, 2000.0),
+            row(6, true, None, false, 4000.0),
+        ];
+        let t = Totals::of(&rows, Duration::from_secs(9), 2);
+        assert_eq!((t.boards, t.proven, t.moves, t.nodes), (4, 3, 18, 4));
+        assert_eq!((t.total_s, t.median_s, t.max_s), (10.0, 2.5, 4.0));
+        assert_eq!((t.wall_s, t.jobs, t.mismatches), (9.0, 2, 1));
+        assert_eq!(Totals::of(&rows[..3], Duration::ZERO, 1).median_s, 2.0);
+    }
+
+    #[test]
+    fn a_set_is_solved_in_order_and_a_bad_board_is_named() {
+        let set = crate::boardset::parse("former|AAB,ABB,BAA|3\nfigure|AB,BA|2\n");
+        let search = SearchChoices {
+            time_limit: None,
+            memory_mib: 16,
+            threads: Some(1),
+            no_proof: false,
+            anytime: Default::default(),
+        };
+        let mut seen = Vec::new();
+        let rows = solve_set(&set[..1], &RuleChoices::default(), &search, 1, |r| {
+            seen.push(r.name.clone())
+        })
+        .unwrap();
+        assert_eq!(seen, ["former#1"]);
+        assert_eq!((rows[0].length, rows[0].optimal), (3, true));
+        assert!(!rows[0].contradicts());
+        let bad = crate::boardset::parse("former|AB,B|3\n");
+        let err = solve_set(&bad, &RuleChoices::default(), &search, 2, |_| {}).unwrap_err();
+        assert!(err.to_string().starts_with("board former#1: "), "{err}");
+    }
 }

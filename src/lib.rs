@@ -5,22 +5,30 @@
 //! NRK's *Former*, *Figure*, the Nodiatis dust game, SameGame and Clickomania are one engine
 //! with a few rule knobs; Flood-It is its sister puzzle.
 //!
-//! The layers, bottom up:
+//! The layers, bottom up (each uses only those above it in this table):
 //!
 //! | module | what it is for |
 //! |---|---|
 //! | [`bits`] | bit sets over cells (`u64`, wider [`bits::Wide`]) with pext/pdep |
+//! | [`zeroed`] | zeroed memory on huge pages for the large shared tables |
 //! | [`grid`] | the board as text and as a plain grid: parsing, errors, printing |
 //! | [`rules`] | the rule knobs and the named games |
-//! | [`click`] | the click-game bitboard engine: groups, gravity, sideways steps, bounds |
-//! | [`edge`] | the edge bound where columns stay: relaxed games on the edge columns |
-//! | [`floodit`] | the Flood-It engine |
+//! | [`generate`] | reproducible random boards |
+//! | [`boardset`] | THE reader of board sets (benchmarks, proven boards, records) |
+//! | [`report`] | what a solver hands back: report, steps, progress, SameGame score |
 //! | [`puzzle`] | the small trait every search algorithm is written against |
-//! | [`samegame`] | a byte-per-cell SameGame engine and its beam search for the score |
-//! | [`objective`] | moves, tiles and SameGame score as values for the anytime search |
+//! | [`edge`] | the edge bound where columns stay: relaxed games on the edge columns |
+//! | [`click`] | the click-game bitboard engine: groups, gravity, sideways steps, bounds |
 //! | [`search`] | IDA* with a transposition table, beam search, anytime search (beam, NRPA) |
+//! | [`objective`] | moves, tiles and SameGame score as values for the anytime search |
+//! | [`samegame`] | a byte-per-cell SameGame engine and its beam search for the score |
+//! | [`floodit`] | the Flood-It engine and its A* |
 //! | [`solve`] | board in, report out: picks the engine and the algorithms |
-//! | [`zeroed`] | zeroed memory on huge pages for the large shared tables |
+//! | [`input`] | from what a user typed to a [`solve::Setup`]: boards, games, choices |
+//! | [`check`] | a move list replayed (`tumble check`) |
+//! | [`bench`](mod@bench) | a board set solved, per-board rows and totals (`tumble bench`) |
+//!
+//! The `tumble` binary only parses arguments (clap), calls these and prints.
 //!
 //! ```
 //! use tumble::{grid::Grid, rules::Game, solve::{solve, Setup}};
@@ -30,13 +38,19 @@
 //! assert_eq!(report.length, 3); // B, then A, then the last A
 //! ```
 
+pub mod bench;
 pub mod bits;
+pub mod boardset;
+pub mod check;
 pub mod click;
 pub mod edge;
 pub mod floodit;
+pub mod generate;
 pub mod grid;
+pub mod input;
 pub mod objective;
 pub mod puzzle;
+pub mod report;
 pub mod rules;
 pub mod samegame;
 pub mod search;

@@ -2,8 +2,10 @@
 //!
 //! A [`Puzzle`] is a rule book: given a position it says whether it is solved, which moves
 //! lead where, and an admissible lower bound on the moves still needed. The click games
-//! ([`crate::click::ClickGame`]) and Flood-It implement it; the algorithms in
-//! [`crate::search`] take any `Puzzle`, so each one serves every game.
+//! ([`crate::click::ClickGame`]) implement it; the algorithms in [`crate::search`] take any
+//! `Puzzle`, so each one serves every game that does. (Flood-It is solved by its own A*,
+//! [`crate::floodit::solver`]; its tests implement `Puzzle` to check the generic searches
+//! against it.)
 //!
 //! ```
 //! use tumble::puzzle::{Puzzle, INFINITE};

@@ -2,31 +2,34 @@
 //! share and read at random: the transposition table ([`crate::search`]) and the edge
 //! bound's memos ([`crate::edge`]).
 //!
-//! On Linux the memory is mapped anonymously, so the operating system hands out zeroed
-//! pages as they are first written (a large table costs memory only as it fills, and
-//! nothing to clear at the start), and marked for transparent huge pages: that cuts the
-//! page faults of a gigabyte table from a quarter million to a few hundred, and the
-//! misses in the address translation cache of reads scattered over it (blocks of 2 MiB
-//! or more; a smaller one would take a whole huge page). Elsewhere it is a zeroed vector.
+//! The memory is mapped anonymously ([`memmap2`]), so the operating system hands out
+//! zeroed pages as they are first written: a large table costs memory only as it fills,
+//! and nothing to clear at the start. A block of 2 MiB or more starts on a 2 MiB boundary
+//! and, on Linux, is marked for transparent huge pages: a gigabyte table then takes 512
+//! page faults rather than 262,144, and reads scattered over it miss the address
+//! translation cache far less often. A smaller block is not marked: it would take a whole
+//! huge page for what it uses of it.
+//!
+//! A map the operating system refuses is an error ([`Zeroed::try_words`]); [`Zeroed::words`]
+//! panics with a message saying how much was asked.
 
+use std::io;
 use std::sync::atomic::{AtomicU64, AtomicU8};
+
+use memmap2::{MmapMut, MmapOptions};
+
+/// A huge page: blocks of at least this size start on a multiple of it.
+const HUGE: usize = 2 << 20;
 
 /// A block of zeroed memory, read and written as atomic words or bytes.
 pub struct Zeroed {
-    ptr: *mut AtomicU64,
+    /// The anonymous mapping: the block and up to [`HUGE`] bytes before it.
+    map: MmapMut,
+    /// Where the block starts in the mapping: at a huge-page boundary.
+    offset: usize,
     /// Its length in words.
     len: usize,
-    #[cfg(target_os = "linux")]
-    map: (usize, usize),
-    #[cfg(not(target_os = "linux"))]
-    _vec: Vec<AtomicU64>,
 }
-
-// SAFETY: the memory is only reached through atomics; the pointer is owned and freed
-// once, on drop.
-unsafe impl Send for Zeroed {}
-// SAFETY: shared access goes only through atomic operations.
-unsafe impl Sync for Zeroed {}
 
 impl std::fmt::Debug for Zeroed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -35,47 +38,37 @@ impl std::fmt::Debug for Zeroed {
 }
 
 impl Zeroed {
-    /// `len` zeroed words.
-    #[cfg(target_os = "linux")]
-    pub fn words(len: usize) -> Zeroed {
-        const HUGE: usize = 2 << 20;
-        let bytes = len.max(1) * 8;
-        let map_len = bytes + HUGE;
-        // SAFETY: an anonymous private mapping with no address hint; checked for failure.
-        let base = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                map_len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        assert!(base != libc::MAP_FAILED, "cannot map {bytes} bytes");
-        // Start on a huge-page boundary (the mapping has room for it).
-        let aligned = (base as usize).next_multiple_of(HUGE);
+    /// `len` zeroed words, or why the operating system would not map them.
+    pub fn try_words(len: usize) -> io::Result<Zeroed> {
+        let too_large = || io::Error::new(io::ErrorKind::OutOfMemory, "the size overflows");
+        let bytes = len.max(1).checked_mul(8).ok_or_else(too_large)?;
+        // Room to start on a huge-page boundary. Pages that are never written cost nothing.
+        let map_len = bytes.checked_add(HUGE).ok_or_else(too_large)?;
+        let map = MmapOptions::new()
+            .len(map_len)
+            .no_reserve_swap()
+            .map_anon()
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot map {bytes} bytes: {e}")))?;
+        let base = map.as_ptr() as usize;
+        let offset = base.next_multiple_of(HUGE) - base;
+        #[cfg(target_os = "linux")]
         if bytes >= HUGE {
-            // (a smaller block would take a whole huge page for what it uses of it)
-            // SAFETY: `aligned..aligned + bytes` lies within the mapping; madvise is a hint.
-            unsafe { libc::madvise(aligned as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
+            // Only a hint: without huge pages the memory works the same.
+            let _ = map.advise_range(memmap2::Advice::HugePage, offset, bytes);
         }
-        Zeroed {
-            ptr: aligned as *mut AtomicU64,
-            len,
-            map: (base as usize, map_len),
-        }
+        Ok(Zeroed { map, offset, len })
     }
 
-    /// `len` zeroed words.
-    #[cfg(not(target_os = "linux"))]
+    /// `len` zeroed words. Panics, saying how much, if the operating system will not map
+    /// them ([`Zeroed::try_words`] returns the error instead).
     pub fn words(len: usize) -> Zeroed {
-        let mut v: Vec<AtomicU64> = (0..len).map(|_| AtomicU64::new(0)).collect();
-        Zeroed {
-            ptr: v.as_mut_ptr(),
-            len,
-            _vec: v,
-        }
+        Zeroed::try_words(len)
+            .unwrap_or_else(|e| panic!("zeroed memory for {len} words of a table: {e}"))
+    }
+
+    /// At least `len` zeroed bytes (whole words), or why they could not be mapped.
+    pub fn try_bytes(len: usize) -> io::Result<Zeroed> {
+        Zeroed::try_words(len.div_ceil(8))
     }
 
     /// At least `len` zeroed bytes (whole words).
@@ -83,11 +76,19 @@ impl Zeroed {
         Zeroed::words(len.div_ceil(8))
     }
 
+    /// The first word.
+    #[inline(always)]
+    fn ptr(&self) -> *const AtomicU64 {
+        self.map.as_ptr().wrapping_add(self.offset) as *const AtomicU64
+    }
+
     /// The memory as words.
     #[inline(always)]
     pub fn as_words(&self) -> &[AtomicU64] {
-        // SAFETY: `ptr` points to `len` zeroed words that live as long as `self`.
-        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+        // SAFETY: the mapping holds `offset + 8 * len` bytes (`offset < HUGE`), zeroed or
+        // written only through these atomics, aligned (page-aligned mapping, `offset` a
+        // multiple of `HUGE`), and lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr(), self.len) }
     }
 
     /// The memory as bytes.
@@ -95,7 +96,7 @@ impl Zeroed {
     pub fn as_bytes(&self) -> &[AtomicU8] {
         // SAFETY: the same memory as `as_words`; `AtomicU8` has the size and bit validity
         // of `u8` and alignment 1.
-        unsafe { std::slice::from_raw_parts(self.ptr as *const AtomicU8, self.len * 8) }
+        unsafe { std::slice::from_raw_parts(self.ptr() as *const AtomicU8, self.len * 8) }
     }
 
     /// Asks the CPU to start loading the cache line of word `i` (a read of it soon after
@@ -104,20 +105,12 @@ impl Zeroed {
     pub fn prefetch(&self, i: usize) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = self.ptr.wrapping_add(i) as *const i8;
+            let p = self.ptr().wrapping_add(i) as *const i8;
             // SAFETY: prefetching is a hint and never faults, whatever the address.
             unsafe { core::arch::x86_64::_mm_prefetch(p, core::arch::x86_64::_MM_HINT_T0) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = i;
-    }
-}
-
-#[cfg(target_os = "linux")]
-impl Drop for Zeroed {
-    fn drop(&mut self) {
-        // SAFETY: unmapping exactly the mapping made in `words`, once.
-        unsafe { libc::munmap(self.map.0 as *mut libc::c_void, self.map.1) };
     }
 }
 
@@ -140,5 +133,27 @@ mod tests {
         assert_eq!(z.as_bytes()[41].load(Relaxed), 1);
         z.as_bytes()[47].store(0x80, Relaxed);
         assert_eq!(z.as_words()[5].load(Relaxed), 0x8000_0000_0000_0102);
+    }
+
+    #[test]
+    fn blocks_of_a_huge_page_or_more_start_on_a_huge_page_boundary() {
+        for words in [HUGE / 8, 3 * HUGE / 8 + 1] {
+            let z = Zeroed::words(words);
+            assert_eq!(z.as_words().len(), words);
+            assert_eq!(z.as_words().as_ptr() as usize % HUGE, 0, "{words} words");
+        }
+        let small = Zeroed::bytes(100);
+        assert_eq!(small.as_words().len(), 13);
+        assert_eq!(small.as_words().as_ptr() as usize % 8, 0);
+    }
+
+    #[test]
+    fn a_size_past_the_address_space_is_an_error() {
+        let err = Zeroed::try_words(usize::MAX / 4).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::OutOfMemory);
+        assert!(
+            Zeroed::try_words(1 << 58).is_err(),
+            "2^61 bytes cannot be mapped"
+        );
     }
 }

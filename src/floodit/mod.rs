@@ -1,5 +1,5 @@
-//! Flood-It: the engine (region graph, positions, moves) and the two entry points the front
-//! ends call, [`solve`] and [`replay`] (for `tumble check`).
+//! Flood-It: the engine (region graph, positions, moves) and the two entry points the solve
+//! layer and the front ends call, [`solve`] and [`replay`] (for `tumble check`).
 //!
 //! A board is turned once into its *region graph*: every 4-connected same-colour region is a
 //! node, numbered `0..R` in breadth-first order from the start, with its colour and the bit
@@ -17,8 +17,9 @@ pub mod bounds;
 pub mod solver;
 
 use crate::grid::{BoardError, Grid};
-use crate::puzzle::Puzzle;
-use crate::solve::{Progress, Report, Setup, Step};
+use crate::report::{Progress, Replayed, Report, Step};
+use crate::rules::Objective;
+use crate::search::SearchOptions;
 
 /// The most regions (and so cells) a Flood-It board may have.
 pub const MAX_REGIONS: usize = 1024;
@@ -318,9 +319,8 @@ impl<const N: usize> Engine<N> {
     /// The union of the neighbours of the regions of `s` (the hot loop of the bounds).
     ///
     /// Only the words that can hold regions are read: a board of 150 regions in a
-    /// four-word engine has three (pc19: 7.6% fewer instructions), one of 260 regions in a
-    /// five-word engine five, where it had eight before [`dispatch`] had five-word engines
-    /// (floodtest1000's boards of 257–279 regions: 19% fewer).
+    /// four-word engine has three, and [`dispatch`] picks the narrowest engine, so one of
+    /// 260 regions reads five words rather than eight.
     #[inline]
     pub fn union_adjacent(&self, s: &Set<N>) -> Set<N> {
         let mut out = set::empty::<N>();
@@ -415,37 +415,6 @@ fn too_large(w: usize, h: usize) -> BoardError {
     }
 }
 
-/// The generic searches (IDA*, beam search) work on Flood-It through this impl; the fast
-/// path is [`solver::astar`].
-impl<const N: usize> Puzzle for Engine<N> {
-    type State = Pos<N>;
-    type Move = u8;
-
-    fn is_solved(&self, s: &Pos<N>) -> bool {
-        Engine::is_solved(self, s)
-    }
-    fn successors(&self, s: &Pos<N>, out: &mut Vec<(u8, Pos<N>)>) {
-        for c in 0..self.colours as u8 {
-            if let Some(p) = self.play(s, c) {
-                out.push((c, p));
-            }
-        }
-    }
-    fn lower_bound(&self, s: &Pos<N>) -> u32 {
-        if self.is_solved(s) {
-            0
-        } else {
-            bounds::puchert(self, &s.flood).max(1)
-        }
-    }
-    fn key(&self, s: &Pos<N>) -> u64 {
-        Self::hash(&s.flood)
-    }
-    fn priority(&self, _s: &Pos<N>, _m: &u8, child: &Pos<N>) -> i64 {
-        set::count(&child.flood) as i64
-    }
-}
-
 /// Runs `f` with the narrowest engine the board's regions fit in.
 pub trait WithFlood {
     type Output;
@@ -472,44 +441,31 @@ pub fn dispatch<F: WithFlood>(
             })*
         };
     }
-    // Five words for 257–320 regions: 174 of floodtest1000's 19×19 boards have 257–279,
-    // among them its heaviest ten. In eight-word engines their nodes were half empty
-    // words: five cut their memory by a quarter and their time by about a fifth. Three
-    // words for pc19's 129–192 regions cost more instructions than four (+7%: the
-    // four-word sets are one vector each).
+    // Five words for 257–320 regions, common on 19×19 boards: in an eight-word engine
+    // their nodes would be half empty words, costing memory and time. No three-word
+    // engine: a four-word set is one vector, and three words cost more instructions.
     go!(2, 4, 5, 8, 16);
     Err(too_large(w, h))
 }
 
-/// The start cell of `setup`, resolving the "top left" default.
-pub fn start_of(grid: &Grid, setup: &Setup) -> (usize, usize) {
-    let (x, y) = setup.floodit_start;
-    (
-        x,
-        if y == usize::MAX {
-            grid.height() - 1
-        } else {
-            y
-        },
-    )
-}
-
-/// Solves a Flood-It board: a greedy solution at once, then A* proves the optimum (or runs
-/// out of time or memory with a lower bound).
+/// Solves a Flood-It board from the start cell `start` (`(x, y)`, `y = 0` at the bottom):
+/// a greedy solution at once, then A* proves the optimum (or runs out of time or memory
+/// with a lower bound).
 pub fn solve(
     grid: &Grid,
-    setup: &Setup,
+    start: (usize, usize),
+    search: &SearchOptions,
     on_progress: &mut dyn FnMut(Progress),
 ) -> Result<Report, BoardError> {
     struct Run<'a> {
         grid: &'a Grid,
-        setup: &'a Setup,
+        search: &'a SearchOptions,
         on_progress: &'a mut dyn FnMut(Progress),
     }
     impl WithFlood for Run<'_> {
         type Output = Report;
         fn run<const N: usize>(self, e: Engine<N>, p: Pos<N>) -> Report {
-            let out = solver::astar(&e, &p, &self.setup.search, self.on_progress);
+            let out = solver::astar(&e, &p, self.search, self.on_progress);
             let mut steps = Vec::new();
             let mut boards = Vec::new();
             let mut s = p;
@@ -528,7 +484,7 @@ pub fn solve(
                 width: self.grid.width(),
                 height: self.grid.height(),
                 board: self.grid.to_inline(),
-                objective: crate::rules::Objective::Moves,
+                objective: Objective::Moves,
                 length: out.moves.len(),
                 moves: steps,
                 optimal: out.proven,
@@ -536,26 +492,23 @@ pub fn solve(
                 tiles_left: 0,
                 score: 0,
                 nodes: out.nodes,
-                elapsed_ms: self.setup.search.start.elapsed().as_millis() as u64,
+                elapsed_ms: self.search.start.elapsed().as_millis() as u64,
                 boards,
                 note: None,
             }
         }
     }
-    let start = start_of(grid, setup);
     dispatch(
         grid,
         start,
         Run {
             grid,
-            setup,
+            search,
             on_progress,
         },
     )
 }
 
-/// One replayed move: the step, and the board after it.
-pub type Replayed = (Step, Grid);
 /// An illegal move: its number (1-based), why, and the legal moves before it.
 pub type Failure = (usize, String, Vec<Replayed>);
 
@@ -640,7 +593,40 @@ pub fn parse_colours(moves: &str) -> Vec<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{ida_star, SearchOptions};
+    use crate::generate::generate;
+    use crate::puzzle::Puzzle;
+    use crate::search::ida_star;
+
+    /// The generic searches work on Flood-It through this impl, so that they can be checked
+    /// against the dedicated A* ([`solver::astar`]), which is what solves Flood-It.
+    impl<const N: usize> Puzzle for Engine<N> {
+        type State = Pos<N>;
+        type Move = u8;
+
+        fn is_solved(&self, s: &Pos<N>) -> bool {
+            Engine::is_solved(self, s)
+        }
+        fn successors(&self, s: &Pos<N>, out: &mut Vec<(u8, Pos<N>)>) {
+            for c in 0..self.colours as u8 {
+                if let Some(p) = self.play(s, c) {
+                    out.push((c, p));
+                }
+            }
+        }
+        fn lower_bound(&self, s: &Pos<N>) -> u32 {
+            if self.is_solved(s) {
+                0
+            } else {
+                bounds::puchert(self, &s.flood).max(1)
+            }
+        }
+        fn key(&self, s: &Pos<N>) -> u64 {
+            Self::hash(&s.flood)
+        }
+        fn priority(&self, _s: &Pos<N>, _m: &u8, child: &Pos<N>) -> i64 {
+            set::count(&child.flood) as i64
+        }
+    }
 
     #[test]
     fn one_line_boards_are_squared_up_top_row_first() {
@@ -695,10 +681,10 @@ mod tests {
             words in proptest::array::uniform8(proptest::prelude::any::<u64>()),
             density in 0u32..5,
         ) {
-            let g = crate::solve::generate(16, 16, 5, seed);
+            let g = generate(16, 16, 5, seed);
             let (e, _) = Engine::<4>::new(&g, (0, 0)).unwrap();
             check_union(&e, &words, density)?;
-            let g = crate::solve::generate(20, 20, 6, seed);
+            let g = generate(20, 20, 6, seed);
             let (e, _) = Engine::<8>::new(&g, (0, 0)).unwrap();
             check_union(&e, &words, density)?;
             if e.regions() <= 5 * 64 {
@@ -711,7 +697,7 @@ mod tests {
     #[test]
     fn the_generic_ida_star_agrees_with_the_a_star() {
         for seed in 0..6 {
-            let g = crate::solve::generate(6, 6, 4, seed);
+            let g = generate(6, 6, 4, seed);
             let (e, p) = Engine::<2>::new(&g, (0, 5)).unwrap();
             let ida = ida_star(&e, &p, &SearchOptions::default(), None, &mut |_| {});
             let a = solver::astar(&e, &p, &SearchOptions::default(), &mut |_| {});

@@ -30,8 +30,8 @@
 //!   bound (the smallest `f` left).
 
 use super::{bounds, set, Engine, Pos, Set};
+use crate::report::Progress;
 use crate::search::SearchOptions;
-use crate::solve::Progress;
 
 /// What the search ends with.
 #[derive(Clone, Debug)]
@@ -59,9 +59,10 @@ struct Node<const N: usize> {
 const NONE: u32 = u32::MAX;
 /// Solutions at least this long are not searched (depths are stored in 8 bits).
 const MAX_DEPTH: usize = 250;
-/// The width of the beam search that finds the first solution the A* has to beat. On pc19,
-/// 16 costs 3% fewer instructions than 30, but on floodtest1000 board 934 it finds 24
-/// instead of the optimal 23, and the A* then runs out of its 1 GiB before finding a 23.
+/// The width of the beam search that finds the first solution the A* has to beat. A
+/// narrower beam is a little cheaper but can miss the optimum by a move on large boards,
+/// and an A* capped by a solution one move too long keeps a whole extra `f` layer: on the
+/// hardest boards, more than its memory budget.
 const BEAM_WIDTH: usize = 30;
 /// Each further beam is this many times wider than the one before.
 const BEAM_GROWTH: usize = 4;
@@ -166,8 +167,7 @@ fn candidate_mask<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) ->
 /// larger entry: it is greater, a contradiction. So no step of the greatest optimal path
 /// is cut, and the search finds a path of its length. The property test
 /// `astar_finds_the_bfs_optimum` (boards of up to 5 colours, where the rule fires often)
-/// checks the search against breadth-first search, and the pc19 and floodtest1000 totals
-/// are unchanged.
+/// checks the search against breadth-first search.
 #[inline]
 fn order_guard<const N: usize>(
     e: &Engine<N>,

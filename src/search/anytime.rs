@@ -23,13 +23,12 @@
 //! search. The exact search running beside it can lower the target and offer solutions,
 //! which then prune the anytime search.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::SearchOptions;
 use crate::puzzle::Puzzle;
@@ -63,7 +62,7 @@ pub trait Scored: Puzzle {
 }
 
 /// The anytime algorithms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Method {
     /// Beam searches of doubling width.
     #[default]
@@ -276,11 +275,8 @@ pub fn beam<P: Scored>(p: &P, start: &P::State, width: usize, ctl: &Control<P::M
         }
         // Best rank first; among equal keys keep the best.
         kids.par_sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
-        let mut seen: std::collections::HashSet<u64, BuildHasherDefault<Mixed>> =
-            std::collections::HashSet::with_capacity_and_hasher(
-                width.min(kids.len()) * 2,
-                Default::default(),
-            );
+        let mut seen =
+            FxHashSet::with_capacity_and_hasher(width.min(kids.len()) * 2, Default::default());
         let mut kept = Vec::with_capacity(width.min(kids.len()));
         for k in kids {
             if kept.len() == width {
@@ -303,24 +299,8 @@ pub fn beam<P: Scored>(p: &P, start: &P::State, width: usize, ctl: &Control<P::M
     }
 }
 
-/// A hasher for keys that are already well mixed.
-#[derive(Default)]
-struct Mixed(u64);
-impl Hasher for Mixed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (i ^ (i >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    }
-}
-
-type Policy = HashMap<u64, f64, BuildHasherDefault<Mixed>>;
+/// NRPA's policy: a weight per move code.
+type Policy = FxHashMap<u64, f64>;
 
 /// A playout (its moves are offered to the [`Control`] as it ends): its value, and the
 /// codes of the legal moves at every step, the chosen one first.
@@ -334,7 +314,7 @@ struct Nrpa<'a, 'c, P: Scored> {
     p: &'a P,
     start: &'a P::State,
     ctl: &'a Control<'c, P::Move>,
-    rng: u64,
+    rng: fastrand::Rng,
     moves: Vec<P::Move>,
     weights: Vec<f64>,
 }
@@ -350,18 +330,10 @@ impl<'a, 'c, P: Scored> Nrpa<'a, 'c, P> {
             p,
             start,
             ctl,
-            rng: seed | 1,
+            rng: fastrand::Rng::with_seed(seed),
             moves: Vec::new(),
             weights: Vec::new(),
         }
-    }
-
-    fn uniform(&mut self) -> f64 {
-        // xorshift64*
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        (self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
     }
 
     fn run(&mut self, level: usize) -> Option<Rollout> {
@@ -413,7 +385,7 @@ impl<'a, 'c, P: Scored> Nrpa<'a, 'c, P> {
                 self.weights.push(w);
                 step.push(c);
             }
-            let mut r = self.uniform() * z;
+            let mut r = self.rng.f64() * z;
             let mut pick = self.moves.len() - 1;
             for (i, w) in self.weights.iter().enumerate() {
                 if r < *w {
@@ -463,7 +435,7 @@ pub fn exhaustive<P: Scored>(
     struct Ctx<'a, 'c, P: Scored> {
         p: &'a P,
         ctl: &'a Control<'c, P::Move>,
-        memo: HashMap<u64, i64, BuildHasherDefault<Mixed>>,
+        memo: FxHashMap<u64, i64>,
         max: usize,
     }
     impl<P: Scored> Ctx<'_, '_, P> {
@@ -494,7 +466,7 @@ pub fn exhaustive<P: Scored>(
     let mut ctx = Ctx {
         p,
         ctl,
-        memo: HashMap::default(),
+        memo: FxHashMap::default(),
         max: max_positions,
     };
     let target = ctx.value(start)?;

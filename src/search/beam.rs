@@ -5,7 +5,7 @@
 //! descent. Used for the first upper bounds before the exact search; doubling the width
 //! makes it an anytime algorithm.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use super::SearchOptions;
 use crate::puzzle::{Puzzle, INFINITE};
@@ -28,7 +28,7 @@ pub fn beam_search<P: Puzzle>(
     let mut levels: Vec<Vec<(usize, P::Move)>> = Vec::new();
     let mut beam: Vec<P::State> = vec![start.clone()];
     let mut kids = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     for _ in 0..10_000 {
         let mut next: Vec<Candidate<P>> = Vec::new();
         seen.clear();

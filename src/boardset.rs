@@ -1,0 +1,166 @@
+//! THE reader of board sets (benchmarks, proven boards, record tables), in every format the
+//! sets use:
+//!
+//! - lines `game|board|expected` (`boards/proven.txt`): the game, the board on one line,
+//!   and the proven optimum;
+//! - lines `name|board|record` (`boards/former_nrk.txt`): a name, the board and a
+//!   best-known record;
+//! - blocks of rows separated by blank lines, or each after a `problem NN` line (SameGame's
+//!   sets);
+//! - one board per line.
+//!
+//! `#` lines are comments. [`parse`] gives the [`Entry`]s in order.
+
+use crate::rules::Game;
+
+/// One board of a set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// `game#line` for `game|…` lines, the name of `name|…` lines, `problem NN` for
+    /// SameGame blocks, else `#N`.
+    pub name: String,
+    /// The game a `game|board` line names.
+    pub game: Option<Game>,
+    /// The board text (rows separated by commas or new lines).
+    pub board: String,
+    /// The third field of a `|` line, when it is a number.
+    pub expected: Option<u32>,
+    /// Is `expected` a proven optimum (`game|…` lines), else a best-known record?
+    pub exact: bool,
+}
+
+/// The boards of a set, in order.
+pub fn parse(text: &str) -> Vec<Entry> {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect();
+    if lines.iter().any(|l| l.contains('|')) {
+        return fielded(&lines);
+    }
+    if lines
+        .iter()
+        .any(|l| l.trim().is_empty() || l.trim_start().starts_with("problem"))
+    {
+        return blocks(&lines);
+    }
+    lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| Entry {
+            name: format!("#{}", i + 1),
+            game: None,
+            board: l.trim().to_string(),
+            expected: None,
+            exact: false,
+        })
+        .collect()
+}
+
+/// `game|board|expected` or `name|board|record` lines (other lines are skipped).
+fn fielded(lines: &[&str]) -> Vec<Entry> {
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains('|'))
+        .map(|(i, l)| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            let game = f[0].parse::<Game>().ok();
+            Entry {
+                name: if game.is_some() {
+                    format!("{}#{}", f[0], i + 1)
+                } else {
+                    f[0].to_string()
+                },
+                game,
+                board: f.get(1).unwrap_or(&"").to_string(),
+                expected: f.get(2).and_then(|e| e.parse().ok()),
+                exact: game.is_some(),
+            }
+        })
+        .collect()
+}
+
+/// Blocks of rows, separated by blank lines or each after a `problem NN` line.
+fn blocks(lines: &[&str]) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let mut name = None;
+    let mut rows: Vec<&str> = Vec::new();
+    let flush = |name: &mut Option<String>, rows: &mut Vec<&str>, out: &mut Vec<Entry>| {
+        if !rows.is_empty() {
+            let n = out.len() + 1;
+            out.push(Entry {
+                name: name.take().unwrap_or_else(|| format!("#{n}")),
+                game: None,
+                board: rows.join("\n"),
+                expected: None,
+                exact: false,
+            });
+            rows.clear();
+        }
+    };
+    for l in lines {
+        let t = l.trim();
+        if t.is_empty() {
+            flush(&mut name, &mut rows, &mut out);
+        } else if let Some(rest) = t.strip_prefix("problem") {
+            flush(&mut name, &mut rows, &mut out);
+            name = Some(format!("problem {}", rest.trim()));
+        } else {
+            rows.push(t);
+        }
+    }
+    flush(&mut name, &mut rows, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_lines_carry_a_proven_optimum_and_named_lines_a_record() {
+        let set = parse("# proven\nformer|AB,BA|3\n\nfigure|ABAB|x\nnrk01|AAB,ABB|12\r\n");
+        assert_eq!(set.len(), 3);
+        assert_eq!(
+            set[0].name, "former#1",
+            "numbered by line, comments left out"
+        );
+        assert_eq!(set[0].game, Some(Game::Former));
+        assert_eq!(set[0].board, "AB,BA");
+        assert_eq!((set[0].expected, set[0].exact), (Some(3), true));
+        assert_eq!(set[1].name, "figure#3");
+        assert_eq!(set[1].expected, None);
+        assert_eq!(set[2].name, "nrk01");
+        assert_eq!(set[2].game, None);
+        assert_eq!((set[2].expected, set[2].exact), (Some(12), false));
+    }
+
+    #[test]
+    fn blocks_split_on_blank_lines_and_problem_headers() {
+        let set = parse("AB\nBA\n\n\nCC\nDD\n");
+        let boards: Vec<&str> = set.iter().map(|e| e.board.as_str()).collect();
+        assert_eq!(boards, ["AB\nBA", "CC\nDD"]);
+        assert_eq!(set[1].name, "#2");
+        let set = parse("problem 01\nAB\nBA\nproblem 02\n CC\nDD\n");
+        assert_eq!(set.len(), 2);
+        assert_eq!(set[0].name, "problem 01");
+        assert_eq!(set[1].name, "problem 02");
+        assert_eq!(set[1].board, "CC\nDD");
+    }
+
+    #[test]
+    fn otherwise_one_board_per_line() {
+        let set = parse("ABCD\n# skip\nBCDA\n");
+        assert_eq!(set.len(), 2);
+        assert_eq!(
+            (set[0].name.as_str(), set[0].board.as_str()),
+            ("#1", "ABCD")
+        );
+        assert_eq!(set[1].name, "#2");
+        assert!(parse("").is_empty());
+        assert!(parse("# only a comment\n").is_empty());
+    }
+}

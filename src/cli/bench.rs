@@ -1,0 +1,118 @@
+//! `tumble bench`: solves a set of boards ([`tumble::bench`]) and prints a row per board
+//! and the totals, or one JSON object. A proven answer that contradicts the expected value
+//! (`MISMATCH`) makes the exit code 1.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::args::BenchArgs;
+use tumble::bench::{solve_set, Row, Totals};
+use tumble::input::{read_board_text, InputError, RuleChoices, SearchChoices};
+
+/// A row of the table.
+fn line(row: &Row) -> String {
+    format!(
+        "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>9.3}s{}",
+        row.name,
+        row.length,
+        row.tiles_left,
+        row.score,
+        if row.optimal { "yes" } else { "no" },
+        row.lower_bound,
+        row.expected.map_or("-".into(), |x| x.to_string()),
+        row.nodes,
+        row.ms / 1000.0,
+        if row.contradicts() {
+            "  MISMATCH"
+        } else if row.below() {
+            "  below"
+        } else {
+            ""
+        }
+    )
+}
+
+/// Prints the totals under the table.
+fn print_totals(totals: &Totals) {
+    println!(
+        "total: {} boards, {} proven optimal, {} moves, {} tiles left, score {}, {} nodes",
+        totals.boards, totals.proven, totals.moves, totals.tiles_left, totals.score, totals.nodes
+    );
+    println!(
+        "time: total {:.3}s, median {:.3}s, max {:.3}s, wall {:.3}s ({} board{} at a time); peak memory {}",
+        totals.total_s,
+        totals.median_s,
+        totals.max_s,
+        totals.wall_s,
+        totals.jobs,
+        if totals.jobs == 1 { "" } else { "s" },
+        totals
+            .peak_memory_mib
+            .map_or("unknown".into(), |m| format!("{m:.0} MiB"))
+    );
+    if totals.mismatches > 0 {
+        println!(
+            "{} proven answers differ from the expected optimum",
+            totals.mismatches
+        );
+    }
+}
+
+/// Runs `tumble bench`; `terminal`: stderr is a terminal (for the progress bar).
+pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
+    let text = read_board_text(&args.file)?;
+    let mut entries = tumble::boardset::parse(&text);
+    if let Some(n) = args.limit {
+        entries.truncate(n);
+    }
+    if entries.is_empty() {
+        return Err(InputError::NoBoards(args.file).into());
+    }
+    let bar = (terminal && !args.json).then(|| {
+        let b = ProgressBar::new(entries.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} boards, {elapsed} {msg}")
+                .expect("a valid template"),
+        );
+        b
+    });
+    if !args.json {
+        println!(
+            "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>10}",
+            "board", "moves", "tiles", "score", "proven", "lb", "expected", "nodes", "time"
+        );
+    }
+    let (rules, search): (RuleChoices, SearchChoices) = (args.rules.into(), args.search.into());
+    let wall = Instant::now();
+    let jobs = args.jobs.max(1);
+    let rows = solve_set(&entries, &rules, &search, jobs, |row| {
+        match (&bar, args.json) {
+            (Some(b), _) => {
+                b.println(line(row));
+                b.inc(1);
+            }
+            (None, false) => println!("{}", line(row)),
+            _ => {}
+        }
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let totals = Totals::of(&rows, wall.elapsed(), jobs);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({ "boards": rows, "totals": totals })
+        );
+    } else {
+        print_totals(&totals);
+    }
+    Ok(if totals.mismatches > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,44 @@
+//! `tumble check`: prints the board, each move and the board after it, then how it ends.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use tumble::check::{check, End};
+use tumble::input::{read_board_text, setup_from, RuleChoices};
+
+/// Runs `tumble check`: exit 1 at an illegal move, else 0.
+pub fn run(board: &str, moves: &str, rules: &RuleChoices) -> Result<ExitCode> {
+    let text = read_board_text(board)?;
+    let p = setup_from(&text, rules)?;
+    if let Some(n) = &p.note {
+        println!("{n}");
+    }
+    println!("{}", p.grid);
+    let c = check(&p.grid, &p.setup, moves)?;
+    for (i, (step, after)) in c.steps.iter().enumerate() {
+        println!();
+        println!("{:>2}. {step}", i + 1);
+        println!("{after}");
+    }
+    println!();
+    if let Some((n, why)) = &c.illegal {
+        println!("illegal move {n}: {why}");
+        return Ok(ExitCode::from(1));
+    }
+    let n = c.steps.len();
+    match c.end {
+        Some(End::OneColour) => println!("solved in {n} moves"),
+        Some(End::ColoursLeft(k)) => println!("not solved: {k} colours left after {n} moves"),
+        Some(End::Cleared) => println!("cleared in {n} moves"),
+        Some(End::NotCleared { tiles, moves_left }) => println!(
+            "not cleared: {tiles} tiles left after {n} moves{}",
+            if moves_left { "" } else { " (no moves left)" }
+        ),
+        None => {}
+    }
+    if let Some(s) = c.score {
+        println!("score: {s}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

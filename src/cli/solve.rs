@@ -1,0 +1,152 @@
+//! `tumble solve`: prints the board, each improvement as it comes, then the answer.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Result;
+
+use tumble::input::{read_board_text, setup_from, RuleChoices, SearchChoices};
+use tumble::rules::{Game, Objective};
+use tumble::solve::{solve, Progress, Report};
+
+/// The dust board of the seed article "Depth first search puzzle solving with heuristics".
+pub const EXAMPLE: &str = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+
+fn secs(d: Duration) -> String {
+    format!("{:.3}s", d.as_secs_f64())
+}
+
+/// Prints one improvement.
+fn print_progress(p: Progress, objective: Objective) {
+    match p {
+        Progress::Solution {
+            moves,
+            tiles_left,
+            score,
+            elapsed,
+        } => {
+            let tiles = if tiles_left > 0 || objective == Objective::Tiles {
+                format!(", {tiles_left} tiles left")
+            } else {
+                String::new()
+            };
+            if objective == Objective::Score {
+                println!(
+                    "[{}] solution: score {score}, {moves} moves{tiles}",
+                    secs(elapsed)
+                );
+            } else {
+                println!("[{}] solution: {moves} moves{tiles}", secs(elapsed));
+            }
+        }
+        Progress::LowerBound { bound, elapsed } => {
+            println!("[{}] lower bound: {bound}", secs(elapsed))
+        }
+    }
+    let _ = std::io::stdout().flush();
+}
+
+/// Prints the answer: what was found, then each move and the board after it.
+fn print_report(r: &Report) {
+    let tiles = r.objective == Objective::Tiles || r.tiles_left > 0;
+    let what = if tiles {
+        format!(
+            "{} tile{} left in {} move{}",
+            r.tiles_left,
+            if r.tiles_left == 1 { "" } else { "s" },
+            r.length,
+            if r.length == 1 { "" } else { "s" }
+        )
+    } else {
+        format!("{} move{}", r.length, if r.length == 1 { "" } else { "s" })
+    };
+    if let Some(n) = &r.note {
+        println!("note: {n}");
+    }
+    if r.objective == Objective::Score {
+        let what = format!("score {} ({what})", r.score);
+        if r.optimal {
+            println!("optimal: {what} (proven)");
+        } else {
+            println!("best found: {what} (not proven optimal)");
+        }
+    } else {
+        if r.optimal {
+            println!("optimal: {what} (proven)");
+        } else if tiles {
+            println!("best found: {what} (not proven optimal)");
+        } else {
+            println!(
+                "best found: {what}, lower bound {} (not proven optimal)",
+                r.lower_bound
+            );
+        }
+        if r.game == "samegame" {
+            println!("score: {}", r.score);
+        }
+    }
+    println!(
+        "nodes: {}, time: {:.3}s",
+        r.nodes,
+        r.elapsed_ms as f64 / 1000.0
+    );
+    for (i, (step, board)) in r.moves.iter().zip(&r.boards).enumerate() {
+        println!();
+        println!("{:>2}. {step}", i + 1);
+        println!("{board}");
+    }
+}
+
+/// Runs `tumble solve`: exit 0 with an answer, 1 when nothing was found.
+pub fn run(
+    board: Option<String>,
+    mut rules: RuleChoices,
+    search: SearchChoices,
+    json: bool,
+) -> Result<ExitCode> {
+    let text = match &board {
+        Some(b) => read_board_text(b)?,
+        None => EXAMPLE.to_string(),
+    };
+    if board.is_none() && rules.game.is_none() {
+        rules.game = Some(Game::Dust);
+    }
+    let mut p = setup_from(&text, &rules)?;
+    search.apply(&mut p.setup)?;
+    p.setup.search.start = std::time::Instant::now();
+    let (grid, setup) = (&p.grid, &p.setup);
+    if !json {
+        if let Some(n) = &p.note {
+            println!("{n}");
+        }
+        println!(
+            "{} {}×{}, {} colour{}:",
+            setup.game,
+            grid.width(),
+            grid.height(),
+            grid.colours(),
+            if grid.colours() == 1 { "" } else { "s" }
+        );
+        println!("{grid}");
+        println!();
+    }
+    let objective = setup.rules.objective;
+    let report = solve(grid, setup, &mut |p| {
+        if !json {
+            print_progress(p, objective);
+        }
+    })?;
+    if json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!();
+        print_report(&report);
+    }
+    let solved = report.length > 0 || report.tiles_left == 0 || report.optimal;
+    Ok(if solved {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,421 @@
+//! From what a user typed to a [`Setup`]: reading a board argument (a file, `-` for stdin,
+//! or the board itself), working out the game (named, from a `game|board` line, or from
+//! the board's size), the rule and search choices, Flood-It's start cell, click lists, and
+//! the sizes `tumble gen` accepts. Every mistake is an [`InputError`] of one line.
+
+use std::io::Read;
+use std::num::ParseIntError;
+use std::path::Path;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::grid::{BoardError, Grid, MAX_COLOURS};
+use crate::rules::{Clickable, Game, Objective, Sideways};
+use crate::search::anytime::Method;
+use crate::solve::Setup;
+
+/// Why an input was rejected (one line, naming the argument at fault).
+#[derive(Debug, Error)]
+pub enum InputError {
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    #[error("cannot read the board from stdin: {0}")]
+    Stdin(std::io::Error),
+    #[error("cannot read board file {path}: {err}")]
+    File { path: String, err: std::io::Error },
+    #[error("cannot read board file {0}: no such file")]
+    NoSuchFile(String),
+    #[error("a {width}×{height} board is not the usual size of any game: say which with --game")]
+    UnknownSize { width: usize, height: usize },
+    #[error("--start is for Flood-It only")]
+    StartNotFloodit,
+    #[error("--start must be topleft, centre or X,Y, not {0:?}")]
+    BadStart(String),
+    #[error("bad --start {axis} {text:?}: {err}")]
+    BadStartNumber {
+        axis: char,
+        text: String,
+        err: ParseIntError,
+    },
+    #[error("--start {x},{y} is outside the {width}×{height} board")]
+    StartOutside {
+        x: usize,
+        y: usize,
+        width: usize,
+        height: usize,
+    },
+    #[error("--min-group must be at least 1")]
+    MinGroupZero,
+    #[error("--time-limit must be a number of seconds ≥ 0, not {0}")]
+    BadTimeLimit(f64),
+    #[error("--memory must be at least 1 MiB")]
+    NoMemory,
+    #[error("move {n} {text:?} is not (x,y)")]
+    NotAClick { n: usize, text: String },
+    #[error("move {n}: bad {axis} {text:?}")]
+    BadClick { n: usize, axis: char, text: String },
+    #[error("--width and --height must be at least 1")]
+    GenEmpty,
+    #[error("--colours must be from 1 to 16, not {0}")]
+    GenColours(usize),
+    #[error("a {width}×{height} board is too large to generate")]
+    GenTooLarge { width: usize, height: usize },
+    #[error("{0}: no boards found")]
+    NoBoards(String),
+    #[error("board {name}: {err}")]
+    InBoard { name: String, err: Box<InputError> },
+    #[error("{0}")]
+    Threads(rayon::ThreadPoolBuildError),
+}
+
+/// The game and the rule knobs a user chose (each `None` keeps the game's own).
+#[derive(Clone, Debug, Default)]
+pub struct RuleChoices {
+    /// Without it: from a `game|board` line, or from the board's size.
+    pub game: Option<Game>,
+    pub clickable: Option<Clickable>,
+    pub min_group: Option<u32>,
+    pub sideways: Option<Sideways>,
+    pub objective: Option<Objective>,
+    /// Flood-It's start cell: `topleft`, `centre` or `X,Y`.
+    pub start: Option<String>,
+}
+
+/// The search limits a user chose.
+#[derive(Clone, Debug)]
+pub struct SearchChoices {
+    /// Seconds.
+    pub time_limit: Option<f64>,
+    /// The transposition table's memory, in MiB.
+    pub memory_mib: usize,
+    /// Threads (`None`: all cores).
+    pub threads: Option<usize>,
+    pub no_proof: bool,
+    pub anytime: Method,
+}
+
+impl SearchChoices {
+    /// Writes the choices into `setup`.
+    pub fn apply(&self, setup: &mut Setup) -> Result<(), InputError> {
+        if let Some(t) = self.time_limit {
+            if !(t.is_finite() && t >= 0.0) {
+                return Err(InputError::BadTimeLimit(t));
+            }
+            setup.search.time_limit = Some(Duration::from_secs_f64(t));
+        }
+        if self.memory_mib == 0 {
+            return Err(InputError::NoMemory);
+        }
+        setup.search.memory = self.memory_mib << 20;
+        if let Some(n) = self.threads {
+            setup.search.threads = n.max(1);
+        }
+        setup.no_proof = self.no_proof;
+        setup.anytime = self.anytime;
+        Ok(())
+    }
+}
+
+/// Reads a board argument: a file, `-` for stdin, or the board itself.
+pub fn read_board_text(arg: &str) -> Result<String, InputError> {
+    if arg == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(InputError::Stdin)?;
+        return Ok(s);
+    }
+    let path = Path::new(arg);
+    if path.is_file() {
+        return std::fs::read_to_string(path).map_err(|err| InputError::File {
+            path: arg.to_string(),
+            err,
+        });
+    }
+    if arg.contains('/') || arg.contains('\\') || path.is_dir() {
+        return Err(InputError::NoSuchFile(arg.to_string()));
+    }
+    Ok(arg.to_string())
+}
+
+/// A game name from a `game|board|...` line, and the board part.
+pub fn split_game_line(text: &str) -> (Option<Game>, String) {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .collect();
+    if lines.len() == 1 && lines[0].contains('|') {
+        let mut parts = lines[0].split('|');
+        let game = parts.next().and_then(|g| g.trim().parse().ok());
+        if let (Some(g), Some(board)) = (game, parts.next()) {
+            return (Some(g), board.trim().to_string());
+        }
+    }
+    (None, text.to_string())
+}
+
+/// The game a board of this size most likely is.
+pub fn game_from_size(w: usize, h: usize) -> Option<Game> {
+    [Game::Former, Game::Figure, Game::Dust, Game::Samegame]
+        .into_iter()
+        .find(|g| {
+            let (gw, gh, _) = g.default_size();
+            (gw, gh) == (w, h)
+        })
+}
+
+/// A board read and set up to solve.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub grid: Grid,
+    pub setup: Setup,
+    /// Set when the game was inferred from the board's size (the front ends say so).
+    pub note: Option<String>,
+}
+
+/// Parses the board text and works out the game and rules.
+pub fn setup_from(text: &str, rules: &RuleChoices) -> Result<Prepared, InputError> {
+    let (line_game, board_text) = split_game_line(text);
+    let mut grid = Grid::parse(&board_text)?;
+    if rules.game.or(line_game) == Some(Game::Floodit) {
+        // Flood-It sets write an N×N board as one line of N² colours.
+        grid = crate::floodit::square_up(grid);
+    }
+    let mut note = None;
+    let game = match rules.game.or(line_game) {
+        Some(g) => g,
+        None => {
+            let g = game_from_size(grid.width(), grid.height()).ok_or(InputError::UnknownSize {
+                width: grid.width(),
+                height: grid.height(),
+            })?;
+            note = Some(format!(
+                "game: {g} (from the board's size; --game to choose)"
+            ));
+            g
+        }
+    };
+    let mut setup = Setup::new(game);
+    if game == Game::Floodit {
+        grid.check_full("floodit")?;
+        setup.floodit_start = parse_start(rules.start.as_deref(), &grid)?;
+    } else {
+        grid.check_gravity()?;
+        if rules.start.is_some() {
+            return Err(InputError::StartNotFloodit);
+        }
+    }
+    if let Some(c) = rules.clickable {
+        setup.rules.clickable = c;
+    }
+    if let Some(m) = rules.min_group {
+        if m == 0 {
+            return Err(InputError::MinGroupZero);
+        }
+        setup.rules.min_group = m;
+    }
+    if let Some(s) = rules.sideways {
+        setup.rules.sideways = s;
+    }
+    if let Some(o) = rules.objective {
+        setup.rules.objective = o;
+    }
+    Ok(Prepared { grid, setup, note })
+}
+
+/// Parses Flood-It's start cell (`topleft` when `None`): `(x, y)`, `y = 0` at the bottom.
+pub fn parse_start(arg: Option<&str>, grid: &Grid) -> Result<(usize, usize), InputError> {
+    let (w, h) = (grid.width(), grid.height());
+    match arg.map(str::trim) {
+        None | Some("topleft") => Ok((0, h - 1)),
+        Some("centre") | Some("center") => Ok((w / 2, h - 1 - h / 2)),
+        Some(xy) => {
+            let (x, y) = xy
+                .split_once(',')
+                .ok_or_else(|| InputError::BadStart(xy.to_string()))?;
+            let number = |axis, text: &str| {
+                text.trim()
+                    .parse::<usize>()
+                    .map_err(|err| InputError::BadStartNumber {
+                        axis,
+                        text: text.to_string(),
+                        err,
+                    })
+            };
+            let (x, y) = (number('x', x)?, number('y', y)?);
+            if x >= w || y >= h {
+                return Err(InputError::StartOutside {
+                    x,
+                    y,
+                    width: w,
+                    height: h,
+                });
+            }
+            Ok((x, y))
+        }
+    }
+}
+
+/// Parses `(x,y)` pairs: `"(7,0) (3,1)"`, also `7,0 3,1`.
+pub fn parse_clicks(moves: &str) -> Result<Vec<(usize, usize)>, InputError> {
+    let cleaned: String = moves
+        .chars()
+        .map(|c| if matches!(c, '(' | ')' | ';') { ' ' } else { c })
+        .collect();
+    let mut out = Vec::new();
+    for tok in cleaned.split_whitespace() {
+        let n = out.len() + 1;
+        let (x, y) = tok.split_once(',').ok_or_else(|| InputError::NotAClick {
+            n,
+            text: tok.to_string(),
+        })?;
+        let number = |axis, text: &str| {
+            text.parse().map_err(|_| InputError::BadClick {
+                n,
+                axis,
+                text: text.to_string(),
+            })
+        };
+        out.push((number('x', x)?, number('y', y)?));
+    }
+    Ok(out)
+}
+
+/// The board `tumble gen` prints: `game`'s usual size and colours unless given, from
+/// `seed` ([`crate::generate::generate`]).
+pub fn gen_board(
+    game: Game,
+    width: Option<usize>,
+    height: Option<usize>,
+    colours: Option<usize>,
+    seed: u64,
+) -> Result<Grid, InputError> {
+    let (dw, dh, dk) = game.default_size();
+    let (w, h, k) = (
+        width.unwrap_or(dw),
+        height.unwrap_or(dh),
+        colours.unwrap_or(dk),
+    );
+    if w == 0 || h == 0 {
+        return Err(InputError::GenEmpty);
+    }
+    if !(1..=MAX_COLOURS).contains(&k) {
+        return Err(InputError::GenColours(k));
+    }
+    if w * h > 100_000 {
+        return Err(InputError::GenTooLarge {
+            width: w,
+            height: h,
+        });
+    }
+    Ok(crate::generate::generate(w, h, k, seed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_line_names_the_game_and_the_board() {
+        let (g, b) = split_game_line("# a comment\nfigure|ABAB,BABA|7\n");
+        assert_eq!(g, Some(Game::Figure));
+        assert_eq!(b, "ABAB,BABA");
+        let (g, b) = split_game_line("AB,BA");
+        assert_eq!((g, b.as_str()), (None, "AB,BA"));
+        let (g, _) = split_game_line("nosuchgame|AB");
+        assert_eq!(g, None);
+    }
+
+    #[test]
+    fn the_game_follows_from_the_usual_sizes() {
+        assert_eq!(game_from_size(7, 9), Some(Game::Former));
+        assert_eq!(game_from_size(5, 5), Some(Game::Figure));
+        assert_eq!(game_from_size(8, 6), Some(Game::Dust));
+        assert_eq!(game_from_size(15, 15), Some(Game::Samegame));
+        assert_eq!(game_from_size(4, 4), None);
+        let err = setup_from("AB,BA", &RuleChoices::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "a 2×2 board is not the usual size of any game: say which with --game"
+        );
+    }
+
+    #[test]
+    fn start_cells_are_named_or_numbered_and_inside_the_board() {
+        let g: Grid = "ABC,BCA,CAB,ABC".parse().unwrap();
+        assert_eq!(parse_start(None, &g).unwrap(), (0, 3));
+        assert_eq!(parse_start(Some("centre"), &g).unwrap(), (1, 1));
+        assert_eq!(parse_start(Some(" 2,0 "), &g).unwrap(), (2, 0));
+        assert!(matches!(
+            parse_start(Some("3,0"), &g),
+            Err(InputError::StartOutside { .. })
+        ));
+        let err = parse_start(Some("a,0"), &g).unwrap_err().to_string();
+        assert!(err.starts_with("bad --start x \"a\": "), "{err}");
+        assert!(matches!(
+            parse_start(Some("middle"), &g),
+            Err(InputError::BadStart(_))
+        ));
+    }
+
+    #[test]
+    fn clicks_parse_with_or_without_brackets_and_name_the_bad_move() {
+        assert_eq!(
+            parse_clicks("(7,0) (3,1);2,2").unwrap(),
+            vec![(7, 0), (3, 1), (2, 2)]
+        );
+        assert_eq!(parse_clicks("").unwrap(), vec![]);
+        assert_eq!(
+            parse_clicks("(1,1) (2 3)").unwrap_err().to_string(),
+            "move 2 \"2\" is not (x,y)"
+        );
+        assert_eq!(
+            parse_clicks("1,z").unwrap_err().to_string(),
+            "move 1: bad y \"z\""
+        );
+    }
+
+    #[test]
+    fn rule_and_search_choices_reach_the_setup() {
+        let rules = RuleChoices {
+            game: Some(Game::Former),
+            min_group: Some(2),
+            sideways: Some(Sideways::Left),
+            ..RuleChoices::default()
+        };
+        let p = setup_from("AB,BA", &rules).unwrap();
+        assert_eq!(p.setup.rules.min_group, 2);
+        assert_eq!(p.setup.rules.sideways, Sideways::Left);
+        assert!(p.note.is_none());
+        let zero = RuleChoices {
+            min_group: Some(0),
+            ..rules.clone()
+        };
+        assert!(matches!(
+            setup_from("AB,BA", &zero),
+            Err(InputError::MinGroupZero)
+        ));
+        let mut setup = p.setup;
+        let search = SearchChoices {
+            time_limit: Some(1.5),
+            memory_mib: 3,
+            threads: Some(0),
+            no_proof: true,
+            anytime: Method::Nrpa,
+        };
+        search.apply(&mut setup).unwrap();
+        assert_eq!(setup.search.time_limit, Some(Duration::from_millis(1500)));
+        assert_eq!(setup.search.memory, 3 << 20);
+        assert_eq!(setup.search.threads, 1);
+        assert!(setup.no_proof);
+        let bad = SearchChoices {
+            time_limit: Some(-1.0),
+            ..search
+        };
+        assert!(matches!(
+            bad.apply(&mut setup),
+            Err(InputError::BadTimeLimit(_))
+        ));
+    }
+}

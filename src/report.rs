@@ -1,0 +1,101 @@
+//! What a solver hands back, for every game: the answer ([`Report`]) with its moves
+//! ([`Step`]), the progress reported while it searches ([`Progress`]), and the SameGame
+//! score of a line ([`samegame_score`]).
+//!
+//! Both the click-game solver ([`crate::solve`]) and Flood-It's ([`crate::floodit`]) fill
+//! these, so they sit below both.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::grid::Grid;
+use crate::rules::Objective;
+
+/// One move of a solution, as printed and in JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// Column of a cell of the clicked group (click games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<usize>,
+    /// Row (0 = bottom) of a cell of the clicked group (click games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub y: Option<usize>,
+    /// The colour, as the input wrote it.
+    pub colour: String,
+    /// Tiles removed (click games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u32>,
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.x, self.y, self.size) {
+            (Some(x), Some(y), Some(n)) => write!(f, "({x},{y}) {}×{n}", self.colour),
+            _ => write!(f, "{}", self.colour),
+        }
+    }
+}
+
+/// One replayed move: the step, and the board after it.
+pub type Replayed = (Step, Grid);
+
+/// The answer for one board.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub game: String,
+    pub width: usize,
+    pub height: usize,
+    /// The board as given, one line (rows top to bottom, commas between).
+    pub board: String,
+    pub objective: Objective,
+    pub moves: Vec<Step>,
+    /// Number of moves of the solution.
+    pub length: usize,
+    /// True only when the search proved that no better solution exists.
+    pub optimal: bool,
+    /// A proven lower bound on the number of moves (for the moves objective).
+    pub lower_bound: u32,
+    /// Tiles left after the solution (0 when cleared).
+    pub tiles_left: usize,
+    /// SameGame score of the solution ((n−2)² per group, +1000 for clearing).
+    pub score: i64,
+    pub nodes: u64,
+    pub elapsed_ms: u64,
+    /// The board after each move (not in JSON).
+    #[serde(skip)]
+    pub boards: Vec<Grid>,
+    /// Set when the objective could not be met as asked (e.g. the board cannot be cleared).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Progress while solving.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Progress {
+    /// A better solution: its length (moves), tiles left and score.
+    Solution {
+        moves: usize,
+        tiles_left: usize,
+        score: i64,
+        elapsed: Duration,
+    },
+    /// A higher proven lower bound on the moves.
+    LowerBound { bound: u32, elapsed: Duration },
+}
+
+/// SameGame score of removing groups of these sizes, with the clearing bonus.
+pub fn samegame_score(sizes: impl IntoIterator<Item = u32>, cleared: bool) -> i64 {
+    let s: i64 = sizes
+        .into_iter()
+        .map(|n| {
+            let k = n as i64 - 2;
+            if k > 0 {
+                k * k
+            } else {
+                0
+            }
+        })
+        .sum();
+    s + if cleared { 1000 } else { 0 }
+}

@@ -1,0 +1,95 @@
+//! Fewest tiles left or highest score: [`best_value`].
+
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
+
+use crate::bits::Bits;
+use crate::click::{Click, ClickBoard};
+use crate::objective::Objectived;
+use crate::report::{samegame_score, Progress};
+use crate::samegame;
+use crate::search::anytime::{self, Control, Scored};
+
+use super::fast::anytime_search;
+use super::Setup;
+
+/// How long the anytime search runs when it is the only search and no time limit is set.
+pub const DEFAULT_ANYTIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// How many positions the exact search for fewest tiles or highest score may visit before
+/// the board counts as too big to prove and the anytime search takes over.
+pub const EXACT_POSITIONS: usize = 50_000;
+
+/// Boards with more tiles than this skip the exact search for fewest tiles or highest score.
+pub const EXACT_TILES: u32 = 40;
+
+/// Fewest tiles left or highest score: a greedy answer at once, then on boards small
+/// enough (at most [`EXACT_TILES`] tiles) an exact search over positions (at most
+/// [`EXACT_POSITIONS`]); otherwise, or with `no_proof`, the anytime search until the time
+/// limit ([`DEFAULT_ANYTIME_LIMIT`] if none). Every improvement is reported with its time.
+/// With `fast` (the same position in [`samegame`]'s byte engine, for the score), that
+/// engine's beam search is the anytime search. Returns (moves, proven, nodes).
+pub(super) fn best_value<B: Bits>(
+    q: &Objectived<B>,
+    start: &ClickBoard<B>,
+    setup: &Setup,
+    fast: Option<samegame::Board>,
+    on_progress: &mut dyn FnMut(Progress),
+) -> (Vec<Click>, bool, u64) {
+    let game = q.game;
+    let progress = |moves: &[Click], elapsed: Duration| {
+        let end = crate::search::replay(game, start, moves).expect("solutions are legal");
+        Progress::Solution {
+            moves: moves.len(),
+            tiles_left: end.tiles() as usize,
+            score: samegame_score(moves.iter().map(|m| m.size as u32), end.is_empty()),
+            elapsed,
+        }
+    };
+    let opts = &setup.search;
+    let mut any_opts = opts.clone();
+    if any_opts.time_limit.is_none() {
+        any_opts.time_limit = Some(DEFAULT_ANYTIME_LIMIT);
+    }
+    let (tx, rx) = mpsc::channel();
+    let tx_any = Mutex::new(tx);
+    let ctl = Control::new(&any_opts, move |_, moves: &[Click], elapsed| {
+        let _ = tx_any
+            .lock()
+            .expect("no panics")
+            .send((moves.to_vec(), elapsed));
+    });
+    ctl.set_target(q.optimistic(start));
+    let exact = !setup.no_proof && start.tiles() <= EXACT_TILES;
+    let proven = std::thread::scope(|sc| {
+        let worker = sc.spawn(|| {
+            // A greedy answer at once; the exact search on small boards; else anytime.
+            anytime::beam(q, start, 1, &ctl);
+            if exact && anytime::exhaustive(q, start, EXACT_POSITIONS, &ctl).is_some() {
+                return true;
+            }
+            anytime_search(
+                q,
+                start,
+                fast.as_ref(),
+                setup,
+                opts.threads,
+                &ctl,
+                &any_opts,
+            );
+            false
+        });
+        while !worker.is_finished() {
+            if let Ok((moves, elapsed)) = rx.recv_timeout(Duration::from_millis(20)) {
+                on_progress(progress(&moves, elapsed));
+            }
+        }
+        while let Ok((moves, elapsed)) = rx.try_recv() {
+            on_progress(progress(&moves, elapsed));
+        }
+        worker.join().expect("the search does not panic")
+    });
+    let best = ctl.best().map(|b| b.1).unwrap_or_default();
+    // Proven by the exact search, or when the best meets the start's upper bound.
+    (best, proven || ctl.reached_target(), 0)
+}

@@ -1,0 +1,39 @@
+//! Picking the click engine a board fits in: the bit set of [`ClickGame`] is `u64` up to 64
+//! cells, [`Wide`] beyond, up to [`MAX_CELLS`].
+
+use crate::bits::{Bits, Wide};
+use crate::click::{fits, ClickBoard, ClickGame};
+use crate::grid::{BoardError, Grid};
+use crate::rules::Rules;
+
+/// The largest click board: cells and side.
+pub const MAX_CELLS: usize = 512;
+
+/// Runs `f` with the engine (bit-set width) that `grid` fits in.
+pub trait WithEngine {
+    type Output;
+    fn run<B: Bits>(self, game: ClickGame<B>, board: ClickBoard<B>) -> Self::Output;
+}
+
+/// Builds the engine for `grid` under `rules` and hands it to `f`.
+pub fn dispatch<F: WithEngine>(grid: &Grid, rules: Rules, f: F) -> Result<F::Output, BoardError> {
+    let (w, h) = (grid.width(), grid.height());
+    if fits::<u64>(w, h) {
+        let (g, b) = ClickGame::<u64>::new(grid, rules)?;
+        Ok(f.run(g, b))
+    } else if fits::<Wide<4>>(w, h) {
+        let (g, b) = ClickGame::<Wide<4>>::new(grid, rules)?;
+        Ok(f.run(g, b))
+    } else if fits::<Wide<8>>(w, h) {
+        let (g, b) = ClickGame::<Wide<8>>::new(grid, rules)?;
+        Ok(f.run(g, b))
+    } else {
+        Err(BoardError::TooLarge {
+            width: w,
+            height: h,
+            limit: format!(
+                "click boards may have at most {MAX_CELLS} cells (e.g. 22×22) and 64 rows or columns"
+            ),
+        })
+    }
+}

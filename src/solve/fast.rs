@@ -1,0 +1,144 @@
+//! The anytime search of the solve layer: the generic one of [`crate::search::anytime`],
+//! or on SameGame and Clickomania boards the byte engine ([`samegame`]) has room for, that
+//! engine's beam portfolio or NRPA ([`fast_search`]).
+
+use std::time::Instant;
+
+use crate::bits::Bits;
+use crate::click::{Click, ClickBoard};
+use crate::objective::Objectived;
+use crate::rules::Objective;
+use crate::samegame;
+use crate::search::anytime::{anytime, Control, Method};
+use crate::search::SearchOptions;
+
+use super::Setup;
+
+/// For the highest score with a deadline, the part of the time the beam portfolio has
+/// before NRPA goes on from its best line (README, "SameGame `standard20`, highest score").
+pub const SEEDED_PART: f64 = 0.1;
+
+/// For the highest score with a deadline, NRPA's top-level searches per thread (each a
+/// sixth of NRPA's time; README, "SameGame `standard20`, highest score").
+pub const SEEDED_RUNS: usize = 6;
+
+/// For the highest score with a deadline, the colours NRPA tries keeping for last: those
+/// with at least this share of the most plentiful colour's tiles.
+pub const SEEDED_SHARE: f64 = 0.9;
+
+/// For the highest score with a deadline, what NRPA ranks a line by: its score less this
+/// times `(n − 2)²` for `n > 2` tiles left ([`samegame::Nrpa::penalty`]; README, "SameGame
+/// `standard20`, highest score").
+pub const SEEDED_PENALTY: f64 = 1.0;
+
+/// The anytime search for `q` from `start` on `threads` threads: the byte engine's
+/// ([`fast_search`]) when `fast` holds the position in that engine, else the generic one
+/// `setup` asks for. Every line goes to `ctl`.
+pub(super) fn anytime_search<B: Bits>(
+    q: &Objectived<B>,
+    start: &ClickBoard<B>,
+    fast: Option<&samegame::Board>,
+    setup: &Setup,
+    threads: usize,
+    ctl: &Control<Click>,
+    opts: &SearchOptions,
+) {
+    match fast {
+        Some(fb) => fast_search(q, start, fb, setup.anytime, threads, ctl, opts),
+        None => {
+            anytime(q, start, setup.anytime, threads, ctl);
+        }
+    }
+}
+
+/// The byte engine's portfolio ([`samegame::portfolio`]; for the score with a deadline,
+/// [`samegame::seeded`]: the portfolio for [`SEEDED_PART`] of the time, then NRPA from its
+/// line), or with [`Method::Nrpa`] its NRPA ([`samegame::nrpa`], one per thread,
+/// restarted until the deadline), from `fb` (the
+/// position `start` in that engine) for `q`'s objective, on `threads` threads until `opts`'
+/// stop flag or deadline: every line it finds is replayed into clicks and offered to `ctl`.
+fn fast_search<B: Bits>(
+    q: &Objectived<B>,
+    start: &ClickBoard<B>,
+    fb: &samegame::Board,
+    method: Method,
+    threads: usize,
+    ctl: &Control<Click>,
+    opts: &SearchOptions,
+) {
+    let game = q.game;
+    let goal = match q.objective {
+        Objective::Moves => samegame::Goal::Moves,
+        Objective::Tiles => samegame::Goal::Tiles,
+        Objective::Score => samegame::Goal::Score,
+    };
+    // Its moves are cells of the board they are played on: the bitboard engine replays
+    // them into clicks.
+    let found = |value: i64, cells: &[u8]| {
+        let mut s = *start;
+        let mut line = Vec::with_capacity(cells.len());
+        for &i in cells {
+            let (x, y) = samegame::Board::xy(i);
+            let (click, group) = game.group_at(&s, x, y).expect("a legal move");
+            s = game.remove(&s, group, click.colour);
+            line.push(click);
+        }
+        ctl.offer(value, &line);
+    };
+    let min_group = game.rules.min_group as u16;
+    let sets = samegame::default_sets(goal);
+    match method {
+        Method::Beam if goal == samegame::Goal::Score && opts.deadline().is_some() => {
+            // The portfolio for SEEDED_PART of the time, then NRPA from its best line.
+            let deadline = opts.deadline().expect("a deadline");
+            let now = Instant::now();
+            let part = now + deadline.saturating_duration_since(now).mul_f64(SEEDED_PART);
+            let set = samegame::Nrpa {
+                size: 0.0,
+                code: samegame::Code::Cell,
+                runs: SEEDED_RUNS,
+                share: SEEDED_SHARE,
+                penalty: SEEDED_PENALTY,
+                ..samegame::Nrpa::default()
+            };
+            samegame::seeded(
+                fb,
+                min_group,
+                goal,
+                &sets,
+                &set,
+                threads,
+                &found,
+                &opts.stop,
+                Some(part),
+                Some(deadline),
+            );
+        }
+        Method::Beam => {
+            samegame::portfolio(
+                fb,
+                min_group,
+                &sets,
+                threads,
+                usize::MAX,
+                &found,
+                &opts.stop,
+                opts.deadline(),
+            );
+        }
+        Method::Nrpa => {
+            samegame::nrpa(
+                samegame::Start::at(fb),
+                min_group,
+                goal,
+                &samegame::Nrpa::default(),
+                threads,
+                None,
+                &std::sync::atomic::AtomicI64::new(i64::MIN),
+                &found,
+                &opts.stop,
+                opts.deadline(),
+            );
+        }
+    }
+}

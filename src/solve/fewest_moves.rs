@@ -1,0 +1,275 @@
+//! Fewest moves: a greedy answer, then the anytime search and IDA* side by side
+//! ([`fewest_moves`]).
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
+use crate::bits::Bits;
+use crate::click::{Click, ClickBoard, ClickGame};
+use crate::objective::Objectived;
+use crate::puzzle::{Puzzle, INFINITE};
+use crate::report::{samegame_score, Progress};
+use crate::samegame;
+use crate::search::anytime::{self, Control};
+use crate::search::{ida_star, Event, Outcome, SearchOptions};
+
+use super::best_value::DEFAULT_ANYTIME_LIMIT;
+use super::fast::anytime_search;
+use super::Setup;
+
+/// How long the anytime search runs beside IDA* on boards small enough to prove
+/// ([`PROVABLE_CELLS`]); on bigger ones it runs as long as IDA*.
+pub const PROOF_ANYTIME_LIMIT: Duration = Duration::from_secs(1);
+
+/// Beside IDA*, the anytime search also stops once IDA*'s lower bound is one below its
+/// best answer and it has gone without a better line for [`PROOF_ANYTIME_PATIENCE`] times
+/// as long as it took to find its last one, but not before this: the beam finds its final
+/// answer on most boards within milliseconds, after which it only takes a core from the
+/// proof. The patience leaves room for a late last improvement, which is worth waiting
+/// for: an answer found by the anytime search that IDA* then proves spares IDA* its last,
+/// successful iteration, usually its longest.
+pub const PROOF_ANYTIME_MIN: Duration = Duration::from_millis(40);
+
+/// See [`PROOF_ANYTIME_MIN`].
+pub const PROOF_ANYTIME_PATIENCE: u32 = 30;
+
+/// Boards of at most this many cells count as small enough to prove (the one-word engine).
+pub const PROVABLE_CELLS: usize = 64;
+
+/// What the searches running side by side tell the thread that reports progress.
+enum Msg<M> {
+    /// A better solution from the anytime search.
+    Solution(Vec<M>, Duration),
+    /// Progress of IDA*.
+    Ida(Event<M>),
+    /// IDA* has finished.
+    IdaDone(Outcome<M>),
+    /// The anytime search has finished.
+    AnytimeDone,
+    /// A search thread ended by panicking.
+    Panicked,
+}
+
+/// Held by a search thread: if the thread panics, it tells the message loop so, which then
+/// stops waiting for it (the thread scope passes the panic on) instead of waiting for ever
+/// for a message that will not come.
+struct PanicNotice<M>(mpsc::Sender<Msg<M>>);
+
+impl<M> Drop for PanicNotice<M> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.0.send(Msg::Panicked);
+        }
+    }
+}
+
+/// Fewest moves: a greedy solution at once, then the anytime search (`q`) and IDA* (on
+/// `p`) side by side, sharing bounds both ways: every solution either finds is offered to
+/// the anytime search (pruning it), every lower bound IDA* proves becomes the anytime
+/// search's target (reaching it stops it), and IDA* is stopped as soon as its lower bound
+/// reaches the best solution's length. With `no_proof`, the anytime search alone on every
+/// thread. With `fast` (the same position in [`samegame`]'s byte engine), that engine's
+/// beam search is the anytime search. Returns (moves, proven, lower bound, nodes).
+pub(super) fn fewest_moves<B: Bits>(
+    p: &ClickGame<B>,
+    q: &Objectived<B>,
+    start: &ClickBoard<B>,
+    setup: &Setup,
+    provable: bool,
+    fast: Option<samegame::Board>,
+    on_progress: &mut dyn FnMut(Progress),
+) -> (Vec<Click>, bool, u32, u64) {
+    let opts = &setup.search;
+    if p.is_solved(start) {
+        return (Vec::new(), true, 0, 0);
+    }
+    let lower0 = p.lower_bound(start);
+    let any_stop = Arc::new(AtomicBool::new(false));
+    let ida_stop = Arc::new(AtomicBool::new(false));
+    let mut any_opts = opts.clone();
+    any_opts.stop = any_stop.clone();
+    if setup.no_proof && any_opts.time_limit.is_none() {
+        any_opts.time_limit = Some(DEFAULT_ANYTIME_LIMIT);
+    }
+    if !setup.no_proof && provable {
+        // Where a proof is within reach the anytime search is there for a quick upper
+        // bound, which it finds early: after PROOF_ANYTIME_LIMIT it leaves the cores to
+        // IDA*.
+        let cap = opts
+            .time_limit
+            .map_or(PROOF_ANYTIME_LIMIT, |t| t.min(PROOF_ANYTIME_LIMIT));
+        any_opts.time_limit = Some(cap);
+    }
+    let mut ida_opts = opts.clone();
+    ida_opts.stop = ida_stop.clone();
+    ida_opts.upper = Arc::new(AtomicU32::new(u32::MAX));
+    let ida_upper = ida_opts.upper.clone();
+    let (tx, rx) = mpsc::channel();
+    let tx_any = Mutex::new(tx.clone());
+    let ctl = Control::new(&any_opts, move |_, moves: &[Click], elapsed| {
+        let _ = tx_any
+            .lock()
+            .expect("no panics")
+            .send(Msg::Solution(moves.to_vec(), elapsed));
+    });
+    ctl.set_target(-(lower0 as i64));
+    // The greedy solution: the first answer, and IDA*'s first upper bound. A greedy
+    // descent runs even when no time is left, so that an answer is a solution whenever one
+    // is easy to find.
+    let unlimited = SearchOptions {
+        time_limit: None,
+        ..opts.clone()
+    };
+    if let Some(m) = crate::search::greedy(p, start, &unlimited) {
+        ctl.offer(-(m.len() as i64), &m);
+    }
+    anytime::beam(q, start, 1, &ctl);
+    // Only a line that clears the board is a solution (the anytime search also ranks lines
+    // that do not, on boards that may not be clearable).
+    let clears = |m: &[Click]| crate::search::replay(p, start, m).is_some_and(|e| p.is_solved(&e));
+    let known = ctl.best().map(|b| b.1).filter(|m| clears(m));
+    let any_threads = if setup.no_proof {
+        opts.threads
+    } else {
+        (opts.threads / 2).max(1)
+    };
+    let mut best: Option<Vec<Click>> = None;
+    let mut lower = lower0;
+    let mut proven = false;
+    let mut nodes = 0;
+    std::thread::scope(|sc| {
+        let mut running = 1;
+        let tx1 = tx.clone();
+        let (ctl, any_opts) = (&ctl, &any_opts);
+        sc.spawn(move || {
+            let _notice = PanicNotice(tx1.clone());
+            anytime_search(q, start, fast.as_ref(), setup, any_threads, ctl, any_opts);
+            let _ = tx1.send(Msg::AnytimeDone);
+        });
+        if !setup.no_proof {
+            running += 1;
+            let tx2 = tx.clone();
+            sc.spawn(move || {
+                let _notice = PanicNotice(tx2.clone());
+                let out = ida_star(p, start, &ida_opts, known, &mut |e| {
+                    let _ = tx2.send(Msg::Ida(e));
+                });
+                let _ = tx2.send(Msg::IdaDone(out));
+            });
+        }
+        drop(tx);
+        let patient = setup.no_proof || !provable;
+        let mut last_gain = Duration::ZERO;
+        while running > 0 {
+            // Only once IDA* is one move from the best answer: until then a better answer
+            // is the anytime search's to find (and the answer if the proof runs out of time).
+            if !patient
+                && best.as_ref().is_some_and(|b| b.len() as u32 <= lower + 1)
+                && opts.start.elapsed() > PROOF_ANYTIME_MIN.max(last_gain * PROOF_ANYTIME_PATIENCE)
+            {
+                any_stop.store(true, Ordering::Relaxed);
+            }
+            let msg = match rx.recv_timeout(Duration::from_millis(5)) {
+                Ok(m) => m,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if opts.stop.load(Ordering::Relaxed) {
+                        any_stop.store(true, Ordering::Relaxed);
+                        ida_stop.store(true, Ordering::Relaxed);
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            if let Msg::Solution(_, elapsed) = &msg {
+                last_gain = *elapsed;
+            }
+            match msg {
+                Msg::Solution(moves, elapsed) | Msg::Ida(Event::Solution { moves, elapsed }) => {
+                    if best.as_ref().is_none_or(|b| moves.len() < b.len()) && clears(&moves) {
+                        on_progress(Progress::Solution {
+                            moves: moves.len(),
+                            tiles_left: 0,
+                            score: samegame_score(moves.iter().map(|m| m.size as u32), true),
+                            elapsed,
+                        });
+                        // IDA*'s solutions prune the anytime search, and the anytime
+                        // search's stop IDA* once it has proven them optimal.
+                        ctl.offer(-(moves.len() as i64), &moves);
+                        ida_upper.fetch_min(moves.len() as u32, Ordering::Relaxed);
+                        best = Some(moves);
+                    }
+                }
+                Msg::Ida(Event::LowerBound { bound, elapsed, .. }) => {
+                    if bound > lower {
+                        lower = bound;
+                        on_progress(Progress::LowerBound { bound, elapsed });
+                        ctl.set_target(-(bound as i64));
+                    }
+                }
+                Msg::IdaDone(out) => {
+                    running -= 1;
+                    nodes = out.nodes;
+                    lower = lower.max(out.lower_bound);
+                    if lower >= INFINITE {
+                        // Proven unclearable: nothing for the anytime search to find.
+                        any_stop.store(true, Ordering::Relaxed);
+                    }
+                    if out.proven {
+                        if let Some(b) = out.best {
+                            if best.as_ref().is_none_or(|x| b.len() < x.len()) {
+                                best = Some(b);
+                            }
+                        }
+                        proven = true;
+                        any_stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                Msg::AnytimeDone => running -= 1,
+                Msg::Panicked => {
+                    any_stop.store(true, Ordering::Relaxed);
+                    ida_stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            if lower < INFINITE && best.as_ref().is_some_and(|b| b.len() as u32 <= lower) {
+                proven = true;
+                any_stop.store(true, Ordering::Relaxed);
+                ida_stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    // No clearing line found: the best line of the anytime search (fewest tiles left, then
+    // fewest moves), if it has one.
+    let best = best.or_else(|| ctl.best().map(|b| b.1)).unwrap_or_default();
+    let lower = if proven { best.len() as u32 } else { lower };
+    (best, proven, lower, nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_search_thread_says_so() {
+        let (tx, rx) = mpsc::channel::<Msg<u8>>();
+        let keep = tx.clone(); // the loop's other senders stay alive, as in `fewest_moves`
+        let quiet = std::thread::spawn(move || {
+            let _notice = PanicNotice(tx.clone());
+        });
+        quiet.join().unwrap();
+        assert!(
+            rx.try_recv().is_err(),
+            "a thread that ends normally says nothing"
+        );
+        let t = std::thread::spawn(move || {
+            let _notice = PanicNotice(keep);
+            panic!("a search thread panics");
+        });
+        assert!(t.join().is_err());
+        assert!(matches!(
+            rx.recv_timeout(Duration::from_secs(5)),
+            Ok(Msg::Panicked)
+        ));
+    }
+}

@@ -1,0 +1,82 @@
+//! Solving a board end to end: what the front ends call.
+//!
+//! [`solve`] takes a [`Grid`] and a [`Setup`] (game, rules, search options), picks the
+//! engine the board fits in ([`dispatch`]: a one-word bitboard up to 64 cells, wider ones
+//! up to [`MAX_CELLS`]), runs the search the objective calls for, and returns a [`Report`]
+//! with the solution step by step, whether it is proven optimal and the best lower bound.
+//! Progress ([`Progress`]) is reported through a callback as it happens.
+//!
+//! - fewest moves (`fewest_moves.rs`): a greedy solution in milliseconds, then the anytime
+//!   search ([`crate::search::anytime`]) and IDA* ([`crate::search::ida_star`]) side by
+//!   side, sharing the best solution and the proven lower bound both ways, until the
+//!   optimum is proven or time runs out (with `no_proof`, the anytime search alone);
+//! - fewest tiles (Clickomania) and highest score (SameGame) (`best_value.rs`): an exact
+//!   search over positions on small boards; on boards too big for it, the anytime search
+//!   until the time limit.
+//!
+//! Under SameGame and Clickomania rules (any group, columns closing left) on boards up to
+//! 16×16, the anytime search of every objective is [`crate::samegame`]'s beam search (or
+//! its NRPA, with [`crate::search::anytime::Method::Nrpa`]: `fast.rs`); a fewest-moves
+//! search that finds no line clearing the board answers with the fewest tiles left
+//! (`click.rs`).
+//!
+//! [`replay`] plays a given move list (the `check` command) and [`generate`] makes random
+//! boards.
+
+mod best_value;
+mod click;
+mod engine;
+mod fast;
+mod fewest_moves;
+mod replay;
+mod setup;
+
+pub use best_value::{DEFAULT_ANYTIME_LIMIT, EXACT_POSITIONS, EXACT_TILES};
+pub use engine::{dispatch, WithEngine, MAX_CELLS};
+pub use fast::{SEEDED_PART, SEEDED_PENALTY, SEEDED_RUNS, SEEDED_SHARE};
+pub use fewest_moves::{
+    PROOF_ANYTIME_LIMIT, PROOF_ANYTIME_MIN, PROOF_ANYTIME_PATIENCE, PROVABLE_CELLS,
+};
+pub use replay::{has_moves, replay};
+pub use setup::Setup;
+
+pub use crate::generate::generate;
+pub use crate::report::{samegame_score, Progress, Replayed, Report, Step};
+
+use crate::bits::Bits;
+use crate::click::{ClickBoard, ClickGame};
+use crate::grid::{BoardError, Grid};
+use crate::rules::Game;
+
+/// Solves a board under `setup`, reporting progress to `on_progress`: Flood-It with its
+/// own solver ([`crate::floodit::solve`]), the click games with `click::solve`.
+pub fn solve(
+    grid: &Grid,
+    setup: &Setup,
+    on_progress: &mut dyn FnMut(Progress),
+) -> Result<Report, BoardError> {
+    if setup.game == Game::Floodit {
+        let start = setup.floodit_start_on(grid);
+        return crate::floodit::solve(grid, start, &setup.search, on_progress);
+    }
+    struct Run<'a> {
+        grid: &'a Grid,
+        setup: &'a Setup,
+        on_progress: &'a mut dyn FnMut(Progress),
+    }
+    impl WithEngine for Run<'_> {
+        type Output = Report;
+        fn run<B: Bits>(self, game: ClickGame<B>, board: ClickBoard<B>) -> Report {
+            click::solve(&game, &board, self.grid, self.setup, self.on_progress)
+        }
+    }
+    dispatch(
+        grid,
+        setup.rules,
+        Run {
+            grid,
+            setup,
+            on_progress,
+        },
+    )
+}
