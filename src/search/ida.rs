@@ -35,7 +35,7 @@ enum Halt {
 /// (`at` indexes it), so sorting moves only these few bytes.
 #[derive(Clone, Copy)]
 struct Child {
-    key: Key,
+    key: u64,
     bound: u32,
     priority: i64,
     at: u32,
@@ -64,7 +64,7 @@ impl<'a, P: Puzzle, M: Memo<P::State>> Ida<'a, P, M> {
     /// Searches `s` (reached in `depth` moves, bound `h` with `depth + h <= budget`).
     /// Returns a proven lower bound on the moves `s` needs when no solution within the
     /// budget exists.
-    fn dfs(&mut self, s: &P::State, key: Key, depth: u32, budget: u32) -> Result<u32, Halt> {
+    fn dfs(&mut self, s: &P::State, key: u64, depth: u32, budget: u32) -> Result<u32, Halt> {
         if self.p.is_solved(s) {
             return Err(Halt::Found);
         }
@@ -92,7 +92,7 @@ impl<'a, P: Puzzle, M: Memo<P::State>> Ida<'a, P, M> {
             .bounded_successors(s, budget - depth - 1, &mut level)
             .saturating_add(1);
         for (at, (mv, state, bound)) in level.iter().enumerate() {
-            let ckey = self.p.keys(state);
+            let ckey = self.p.key(state);
             self.table.prefetch(ckey);
             kids.push(Child {
                 key: ckey,
@@ -103,7 +103,7 @@ impl<'a, P: Puzzle, M: Memo<P::State>> Ida<'a, P, M> {
         }
         for k in kids.iter_mut() {
             let state = &level[k.at as usize].1;
-            let stored = self.table.get(state, k.key);
+            let stored = self.table.get(state, k.key, || self.p.check(state));
             if stored > k.bound {
                 k.bound = stored;
             } else if depth + 1 + k.bound == budget
@@ -113,7 +113,11 @@ impl<'a, P: Puzzle, M: Memo<P::State>> Ida<'a, P, M> {
                 // No slack left and no move lowers its (static) bound: every move
                 // leaves the bound at least where it is, so it needs one more.
                 k.bound += 1;
-                self.table.store(state, k.key, k.bound, 1);
+                let key = Key {
+                    hash: k.key,
+                    check: self.p.check(state),
+                };
+                self.table.store(state, key, k.bound, 1);
             }
         }
         kids.sort_unstable_by(|a, b| a.bound.cmp(&b.bound).then(b.priority.cmp(&a.priority)));
@@ -141,6 +145,10 @@ impl<'a, P: Puzzle, M: Memo<P::State>> Ida<'a, P, M> {
             order: kids,
         };
         result?;
+        let key = Key {
+            hash: key,
+            check: self.p.check(s),
+        };
         self.table.store(s, key, best, budget - depth);
         Ok(best)
     }
@@ -212,7 +220,7 @@ impl<'a, P: Puzzle, M: Memo<P::State>> Ida<'a, P, M> {
             .into_iter()
             .map(|(m, c, h)| {
                 let key = self.p.keys(&c);
-                let h = h.max(self.table.get(&c, key));
+                let h = h.max(self.table.get(&c, key.hash, || key.check));
                 let pr = self.p.priority(s, &m, &c);
                 (m, c, key, h, pr)
             })
@@ -309,7 +317,7 @@ fn iteration<P: Puzzle, M: Memo<P::State>>(
     let threads = opts.threads.max(1);
     if threads == 1 || budget <= SPLIT + 1 {
         let mut ida = Ida::new(p, table, opts, &found);
-        let r = ida.dfs(start, p.keys(start), 0, budget);
+        let r = ida.dfs(start, p.key(start), 0, budget);
         *nodes += ida.nodes;
         return (r, ida.path);
     }
@@ -338,7 +346,7 @@ fn iteration<P: Puzzle, M: Memo<P::State>>(
                         break;
                     };
                     ida.path.clear();
-                    match ida.dfs(s, *key, SPLIT, budget) {
+                    match ida.dfs(s, key.hash, SPLIT, budget) {
                         Ok(b) => results[i].store(b, Ordering::Relaxed),
                         Err(Halt::Found) => {
                             if !found.swap(true, Ordering::Relaxed) {
@@ -428,7 +436,7 @@ fn search<P: Puzzle, M: Memo<P::State>>(
     // Unsolved: at least one move, whatever the bound says.
     let mut lower = p
         .lower_bound(start)
-        .max(memo.get(start, p.keys(start)))
+        .max(memo.get(start, p.key(start), || p.check(start)))
         .max(1);
     loop {
         if lower >= upper {

@@ -38,13 +38,14 @@ use crate::zeroed::Zeroed;
 /// keyed by whole positions. Every value stored must be a proven lower bound on the moves
 /// the position needs; a look-up of a position never stored gives 0.
 pub trait Memo<S>: Sync {
-    /// The stored lower bound for `s` (whose key is `key`), or 0.
-    fn get(&self, s: &S, key: Key) -> u32;
+    /// The stored lower bound for `s` (whose [`Key::hash`] is `hash`; `check` computes its
+    /// [`Key::check`], only when needed), or 0.
+    fn get(&self, s: &S, hash: u64, check: impl FnOnce() -> u32) -> u32;
     /// Records that `s` needs at least `bound` more moves; `work` ranks how costly it was
     /// to learn. Keeps the larger bound.
     fn store(&self, s: &S, key: Key, bound: u32, work: u32);
-    /// Asks the memory to start loading what [`Memo::get`] will read for `key`.
-    fn prefetch(&self, _key: Key) {}
+    /// Asks the memory to start loading what [`Memo::get`] will read for `hash`.
+    fn prefetch(&self, _hash: u64) {}
     /// Called between iterations, with the memo to itself: room to grow.
     fn grow(&mut self) {}
 }
@@ -148,15 +149,22 @@ impl Table {
     /// The stored lower bound for `key`, or 0.
     #[inline]
     pub fn lookup(&self, key: Key) -> u32 {
-        let b = self.bucket(key.hash);
+        self.lookup_with(key.hash, || key.check)
+    }
+
+    /// The stored lower bound for the position whose hash is `hash` and whose check is
+    /// `check()` (called only when an entry has that hash), or 0.
+    #[inline]
+    fn lookup_with(&self, hash: u64, check: impl FnOnce() -> u32) -> u32 {
+        let b = self.bucket(hash);
         let words = self.slots.as_words();
         for w in 0..WAYS {
             let kx = words[b + 2 * w].load(Relaxed);
             let d = words[b + 2 * w + 1].load(Relaxed);
-            if d != 0 && kx ^ d == key.hash {
-                let (check, bound, _) = unpack(d);
+            if d != 0 && kx ^ d == hash {
+                let (stored, bound, _) = unpack(d);
                 // Another position with the same 64-bit hash: not ours.
-                return if check == key.check { bound } else { 0 };
+                return if stored == check() { bound } else { 0 };
             }
         }
         0
@@ -198,8 +206,8 @@ impl Table {
 
 impl<S> Memo<S> for Table {
     #[inline]
-    fn get(&self, _s: &S, key: Key) -> u32 {
-        self.lookup(key)
+    fn get(&self, _s: &S, hash: u64, check: impl FnOnce() -> u32) -> u32 {
+        self.lookup_with(hash, check)
     }
 
     #[inline]
@@ -208,8 +216,8 @@ impl<S> Memo<S> for Table {
     }
 
     #[inline(always)]
-    fn prefetch(&self, key: Key) {
-        self.slots.prefetch(self.bucket(key.hash));
+    fn prefetch(&self, hash: u64) {
+        self.slots.prefetch(self.bucket(hash));
     }
 
     /// Grows the table, when more than a sixteenth full, to where it would be a sixteenth
@@ -270,22 +278,22 @@ impl<S: Hash + Eq> Exact<S> {
         self.len() == 0
     }
 
-    fn shard(&self, key: Key) -> std::sync::MutexGuard<'_, FxHashMap<S, u32>> {
+    fn shard(&self, hash: u64) -> std::sync::MutexGuard<'_, FxHashMap<S, u32>> {
         // A poisoned shard only means a thread panicked mid-search; its map is intact
         // (inserts do not unwind half way), so the bounds in it still hold.
-        self.shards[(key.hash >> 58) as usize % EXACT_SHARDS]
+        self.shards[(hash >> 58) as usize % EXACT_SHARDS]
             .lock()
             .unwrap_or_else(|e| e.into_inner())
     }
 }
 
 impl<S: Hash + Eq + Clone + Send> Memo<S> for Exact<S> {
-    fn get(&self, s: &S, key: Key) -> u32 {
-        self.shard(key).get(s).copied().unwrap_or(0)
+    fn get(&self, s: &S, hash: u64, _check: impl FnOnce() -> u32) -> u32 {
+        self.shard(hash).get(s).copied().unwrap_or(0)
     }
 
     fn store(&self, s: &S, key: Key, bound: u32, _work: u32) {
-        let mut shard = self.shard(key);
+        let mut shard = self.shard(key.hash);
         match shard.entry(s.clone()) {
             Entry::Occupied(mut e) => {
                 let v = e.get_mut();
@@ -463,11 +471,12 @@ mod tests {
         let same = Key { hash: 1, check: 1 };
         m.store(&10, same, 4, 0);
         m.store(&11, same, 7, 0);
-        assert_eq!(m.get(&10, same), 4, "same key, other position: kept apart");
-        assert_eq!(m.get(&11, same), 7);
+        let get = |s: u64| m.get(&s, same.hash, || same.check);
+        assert_eq!(get(10), 4, "same key, other position: kept apart");
+        assert_eq!(get(11), 7);
         m.store(&10, same, 2, 0);
-        assert_eq!(m.get(&10, same), 4, "keeps the larger bound");
-        assert_eq!(m.get(&12, same), 0);
+        assert_eq!(get(10), 4, "keeps the larger bound");
+        assert_eq!(get(12), 0);
         assert_eq!(m.len(), 2);
     }
 
@@ -481,6 +490,11 @@ mod tests {
         }
         assert_eq!(cases, 10);
         assert_eq!(m.len(), 3);
-        assert_eq!((0..10u64).filter(|&s| m.get(&s, key(s)) == 5).count(), 3);
+        assert_eq!(
+            (0..10u64)
+                .filter(|&s| m.get(&s, key(s).hash, || key(s).check) == 5)
+                .count(),
+            3
+        );
     }
 }
