@@ -120,6 +120,10 @@ impl<B: Bits> Puzzle for Objectived<'_, B> {
     fn key(&self, s: &Self::State) -> u64 {
         self.game.key(s)
     }
+
+    fn check(&self, s: &Self::State) -> u32 {
+        self.game.check(s)
+    }
     fn priority(&self, s: &Self::State, m: &Click, c: &Self::State) -> i64 {
         self.game.priority(s, m, c)
     }

@@ -23,11 +23,23 @@
 //!     }
 //!     fn lower_bound(&self, s: &u32) -> u32 { if *s == 0 { 0 } else { 1 } }
 //!     fn key(&self, s: &u32) -> u64 { *s as u64 }
+//!     fn check(&self, s: &u32) -> u32 { s.wrapping_mul(0x9e37_79b9) }
 //! }
 //! let out = ida_star(&Halve, &12, &SearchOptions::default(), None, &mut |_| {});
 //! assert!(out.proven);
 //! assert_eq!(out.best.unwrap().len(), 5); // 12 / 6 - 5 / 4 / 2 - 1 - 0 ... five moves
 //! ```
+
+/// A position's two hashes: [`Puzzle::key`] and [`Puzzle::check`]. A transposition
+/// table takes a hit only when both match, so a bound read for the wrong position needs
+/// a collision of 96 independent bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    /// The 64-bit hash: picks the table's bucket and is kept whole in the entry.
+    pub hash: u64,
+    /// A second hash, independent of `hash`.
+    pub check: u32,
+}
 
 /// The bound of a position that cannot be solved at all.
 pub const INFINITE: u32 = u32::MAX / 4;
@@ -35,7 +47,7 @@ pub const INFINITE: u32 = u32::MAX / 4;
 /// A single-agent puzzle with unit-cost moves.
 pub trait Puzzle: Sync {
     /// A position. Cheap to clone: search keeps one per ply.
-    type State: Clone + Send + Sync;
+    type State: Clone + Send + Sync + Eq + std::hash::Hash;
     /// A move, as reported in solutions.
     type Move: Clone + Send + Sync + std::fmt::Debug;
 
@@ -70,11 +82,27 @@ pub trait Puzzle: Sync {
     }
 
     /// A lower bound on the moves needed from `s`: never more than the true number
-    /// (admissible), [`INFINITE`] if `s` cannot be solved, 0 when solved.
+    /// (admissible), [`INFINITE`] if `s` cannot be solved, 0 when solved. It may be 0 on
+    /// a position that is not solved (the searches then count it as 1: such a position
+    /// needs a move).
     fn lower_bound(&self, s: &Self::State) -> u32;
 
     /// A 64-bit key of the position for transposition tables (equal positions, equal keys).
     fn key(&self, s: &Self::State) -> u64;
+
+    /// A second, 32-bit hash of the position, independent of [`Puzzle::key`] (computed
+    /// with other constants, so that two positions agreeing on one are no likelier to
+    /// agree on the other). The transposition table compares both.
+    fn check(&self, s: &Self::State) -> u32;
+
+    /// Both hashes of `s`.
+    #[inline]
+    fn keys(&self, s: &Self::State) -> Key {
+        Key {
+            hash: self.key(s),
+            check: self.check(s),
+        }
+    }
 
     /// Is there a move from `s` to a position with a lower bound? When there is none,
     /// `s` needs at least `lower_bound(s) + 1` moves (every move leaves the bound where it

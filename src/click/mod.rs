@@ -153,4 +153,16 @@ impl<B: Bits> ClickGame<B> {
         }
         h
     }
+
+    /// A second hash of the position, independent of [`ClickGame::key`]: the same planes
+    /// mixed from other seeds and folded another way.
+    #[inline]
+    pub fn check(&self, b: &ClickBoard<B>) -> u32 {
+        let mut h = 0x1319_8a2e_0370_7344u64;
+        for (c, p) in b.planes[..self.colours].iter().enumerate() {
+            h = h.rotate_left(29)
+                ^ p.mix(0xc2b2_ae3d_27d4_eb4fu64.wrapping_mul(2 * c as u64 + 3) ^ 0x5bd1_e995);
+        }
+        (h >> 32) as u32 ^ h as u32
+    }
 }

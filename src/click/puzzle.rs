@@ -52,6 +52,11 @@ impl<B: Bits> Puzzle for ClickGame<B> {
     }
 
     #[inline]
+    fn check(&self, s: &Self::State) -> u32 {
+        ClickGame::check(self, s)
+    }
+
+    #[inline]
     fn priority(&self, _s: &Self::State, m: &Self::Move, _child: &Self::State) -> i64 {
         m.size as i64
     }

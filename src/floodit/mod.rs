@@ -623,6 +623,14 @@ mod tests {
         fn key(&self, s: &Pos<N>) -> u64 {
             Self::hash(&s.flood)
         }
+        fn check(&self, s: &Pos<N>) -> u32 {
+            let mut h = 0x1319_8a2e_0370_7344u64;
+            for &w in &s.flood {
+                h = (h ^ w).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+                h ^= h >> 31;
+            }
+            (h >> 32) as u32
+        }
         fn priority(&self, _s: &Pos<N>, _m: &u8, child: &Pos<N>) -> i64 {
             set::count(&child.flood) as i64
         }

@@ -435,14 +435,15 @@ pub fn exhaustive<P: Scored>(
     struct Ctx<'a, 'c, P: Scored> {
         p: &'a P,
         ctl: &'a Control<'c, P::Move>,
-        memo: FxHashMap<u64, i64>,
+        /// Keyed by the position itself: a hash collision cannot lend one position
+        /// another's value, so the value returned is exact.
+        memo: FxHashMap<P::State, i64>,
         max: usize,
     }
     impl<P: Scored> Ctx<'_, '_, P> {
         /// The best value still to come from `s`.
         fn value(&mut self, s: &P::State) -> Option<i64> {
-            let key = self.p.key(s);
-            if let Some(&v) = self.memo.get(&key) {
+            if let Some(&v) = self.memo.get(s) {
                 return Some(v);
             }
             if self.memo.len() >= self.max || (self.memo.len() & 0x3ff == 0 && self.ctl.done()) {
@@ -459,7 +460,7 @@ pub fn exhaustive<P: Scored>(
                 let child = self.p.play(s, m);
                 best = best.max(self.p.reward(s, m) + self.value(&child)?);
             }
-            self.memo.insert(key, best);
+            self.memo.insert(s.clone(), best);
             Some(best)
         }
     }
@@ -485,7 +486,7 @@ pub fn exhaustive<P: Scored>(
             .iter()
             .map(|m| {
                 let c = p.play(&s, m);
-                let v = ctx.memo[&p.key(&c)];
+                let v = ctx.memo[&c];
                 (m.clone(), c, v)
             })
             .find(|(m, _, v)| p.reward(&s, m) + v == here)

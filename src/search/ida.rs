@@ -22,8 +22,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::table::{Exact, Memo};
 use super::{Event, Outcome, SearchOptions, Table};
-use crate::puzzle::{Puzzle, INFINITE};
+use crate::puzzle::{Key, Puzzle, INFINITE};
 
 enum Halt {
     Found,
@@ -47,9 +48,9 @@ struct Level<P: Puzzle> {
     order: Vec<Child>,
 }
 
-struct Ida<'a, P: Puzzle> {
+struct Ida<'a, P: Puzzle, M> {
     p: &'a P,
-    table: &'a Table,
+    table: &'a M,
     opts: &'a SearchOptions,
     nodes: u64,
     path: Vec<P::Move>,
@@ -59,13 +60,17 @@ struct Ida<'a, P: Puzzle> {
     found_elsewhere: &'a AtomicBool,
 }
 
-impl<'a, P: Puzzle> Ida<'a, P> {
+impl<'a, P: Puzzle, M: Memo<P::State>> Ida<'a, P, M> {
     /// Searches `s` (reached in `depth` moves, bound `h` with `depth + h <= budget`).
     /// Returns a proven lower bound on the moves `s` needs when no solution within the
     /// budget exists.
     fn dfs(&mut self, s: &P::State, key: u64, depth: u32, budget: u32) -> Result<u32, Halt> {
         if self.p.is_solved(s) {
             return Err(Halt::Found);
+        }
+        if depth >= budget {
+            // Unsolved with no move left (its bound was 0): it needs at least one.
+            return Ok(1);
         }
         self.nodes += 1;
         if self.nodes & 0xfff == 0 && self.should_stop() {
@@ -97,17 +102,22 @@ impl<'a, P: Puzzle> Ida<'a, P> {
             });
         }
         for k in kids.iter_mut() {
-            let stored = self.table.get(k.key);
+            let state = &level[k.at as usize].1;
+            let stored = self.table.get(state, k.key, || self.p.check(state));
             if stored > k.bound {
                 k.bound = stored;
-            } else if depth + 1 + k.bound == budget {
-                let state = &level[k.at as usize].1;
-                if !self.p.is_solved(state) && !self.p.can_lower_bound(state) {
-                    // No slack left and no move lowers its (static) bound: every move
-                    // leaves the bound at least where it is, so it needs one more.
-                    k.bound += 1;
-                    self.table.store(k.key, k.bound, 1);
-                }
+            } else if depth + 1 + k.bound == budget
+                && !self.p.is_solved(state)
+                && !self.p.can_lower_bound(state)
+            {
+                // No slack left and no move lowers its (static) bound: every move
+                // leaves the bound at least where it is, so it needs one more.
+                k.bound += 1;
+                let key = Key {
+                    hash: k.key,
+                    check: self.p.check(state),
+                };
+                self.table.store(state, key, k.bound, 1);
             }
         }
         kids.sort_unstable_by(|a, b| a.bound.cmp(&b.bound).then(b.priority.cmp(&a.priority)));
@@ -135,7 +145,11 @@ impl<'a, P: Puzzle> Ida<'a, P> {
             order: kids,
         };
         result?;
-        self.table.store(key, best, budget - depth);
+        let key = Key {
+            hash: key,
+            check: self.p.check(s),
+        };
+        self.table.store(s, key, best, budget - depth);
         Ok(best)
     }
 
@@ -145,7 +159,7 @@ impl<'a, P: Puzzle> Ida<'a, P> {
             || self.deadline.is_some_and(|t| Instant::now() >= t)
     }
 
-    fn new(p: &'a P, table: &'a Table, opts: &'a SearchOptions, found: &'a AtomicBool) -> Self {
+    fn new(p: &'a P, table: &'a M, opts: &'a SearchOptions, found: &'a AtomicBool) -> Self {
         Ida {
             p,
             table,
@@ -171,7 +185,7 @@ impl<'a, P: Puzzle> Ida<'a, P> {
             inner: Vec::new(),
             item_of: HashMap::new(),
         };
-        let key = self.p.key(start);
+        let key = self.p.keys(start);
         self.collect(start, key, &mut Vec::new(), 0, split, budget, &mut f)?;
         Ok(f)
     }
@@ -181,7 +195,7 @@ impl<'a, P: Puzzle> Ida<'a, P> {
     fn collect(
         &mut self,
         s: &P::State,
-        key: u64,
+        key: Key,
         path: &mut Vec<P::Move>,
         depth: u32,
         split: u32,
@@ -191,19 +205,22 @@ impl<'a, P: Puzzle> Ida<'a, P> {
         self.nodes += 1;
         let me = f.inner.len();
         f.inner.push(Inner {
+            state: s.clone(),
             key,
             depth,
             pruned: INFINITE,
             kids: Vec::new(),
         });
         let mut kids = Vec::new();
+        // (`depth < budget`: the root's budget is above the split, and the positions
+        // collected below it are above the split too)
         let least = self.p.bounded_successors(s, budget - depth - 1, &mut kids);
         let mut pruned = least.saturating_add(1);
         let mut kids: Vec<_> = kids
             .into_iter()
             .map(|(m, c, h)| {
-                let key = self.p.key(&c);
-                let h = h.max(self.table.get(key));
+                let key = self.p.keys(&c);
+                let h = h.max(self.table.get(&c, key.hash, || key.check));
                 let pr = self.p.priority(s, &m, &c);
                 (m, c, key, h, pr)
             })
@@ -217,10 +234,16 @@ impl<'a, P: Puzzle> Ida<'a, P> {
             if depth + 1 + h > budget {
                 pruned = pruned.min(1 + h);
             } else if depth + 1 == split {
-                let item = *f.item_of.entry(key).or_insert_with(|| {
-                    f.items.push((path.clone(), c, key));
-                    f.items.len() - 1
-                });
+                // The same position reached by two paths is one piece of work; merged by
+                // the position itself, not its hash.
+                let item = match f.item_of.get(&c) {
+                    Some(&item) => item,
+                    None => {
+                        f.item_of.insert(c.clone(), f.items.len());
+                        f.items.push((path.clone(), c, key));
+                        f.items.len() - 1
+                    }
+                };
                 f.inner[me].kids.push(Kid::Item(item));
             } else {
                 let child = self.collect(&c, key, path, depth + 1, split, budget, f)?;
@@ -238,14 +261,15 @@ impl<'a, P: Puzzle> Ida<'a, P> {
 /// work proves can be backed up and stored as the sequential search does.
 struct Frontier<P: Puzzle> {
     /// (path, position, key) of each piece of work.
-    items: Vec<(Vec<P::Move>, P::State, u64)>,
+    items: Vec<(Vec<P::Move>, P::State, Key)>,
     /// Positions above the split, in depth-first order (a parent before its children).
-    inner: Vec<Inner>,
-    item_of: HashMap<u64, usize>,
+    inner: Vec<Inner<P::State>>,
+    item_of: HashMap<P::State, usize>,
 }
 
-struct Inner {
-    key: u64,
+struct Inner<S> {
+    state: S,
+    key: Key,
     depth: u32,
     /// `1 + bound` least over the children pruned without search.
     pruned: u32,
@@ -260,7 +284,7 @@ enum Kid {
 impl<P: Puzzle> Frontier<P> {
     /// Backs the work's proven bounds up the tree, stores each position's bound, and
     /// returns the root's.
-    fn back_up(&self, results: &[u32], table: &Table, budget: u32) -> u32 {
+    fn back_up<M: Memo<P::State>>(&self, results: &[u32], table: &M, budget: u32) -> u32 {
         let mut value = vec![INFINITE; self.inner.len()];
         for i in (0..self.inner.len()).rev() {
             let n = &self.inner[i];
@@ -273,18 +297,18 @@ impl<P: Puzzle> Frontier<P> {
                 v = v.min(child.saturating_add(1));
             }
             value[i] = v;
-            table.store(n.key, v, budget - n.depth);
+            table.store(&n.state, n.key, v, budget - n.depth);
         }
         value[0]
     }
 }
 
 /// One iteration with `budget`, on `threads` threads.
-fn iteration<P: Puzzle>(
+fn iteration<P: Puzzle, M: Memo<P::State>>(
     p: &P,
     start: &P::State,
     opts: &SearchOptions,
-    table: &Table,
+    table: &M,
     budget: u32,
     nodes: &mut u64,
 ) -> (Result<u32, Halt>, Vec<P::Move>) {
@@ -322,7 +346,7 @@ fn iteration<P: Puzzle>(
                         break;
                     };
                     ida.path.clear();
-                    match ida.dfs(s, *key, SPLIT, budget) {
+                    match ida.dfs(s, key.hash, SPLIT, budget) {
                         Ok(b) => results[i].store(b, Ordering::Relaxed),
                         Err(Halt::Found) => {
                             if !found.swap(true, Ordering::Relaxed) {
@@ -357,6 +381,8 @@ fn iteration<P: Puzzle>(
 ///
 /// `known` is a solution found beforehand (it caps the search: the answer is never worse).
 /// Every proven lower bound and the optimal solution are reported to `on_event` as found.
+/// The bounds it proves are kept in a hashed [`Table`] of at most
+/// [`SearchOptions::memory`] bytes (see its module doc for what a hit rests on).
 pub fn ida_star<P: Puzzle>(
     p: &P,
     start: &P::State,
@@ -365,8 +391,38 @@ pub fn ida_star<P: Puzzle>(
     on_event: &mut dyn FnMut(Event<P::Move>),
 ) -> Outcome<P::Move> {
     let mut table = Table::new(opts.memory);
+    search(p, start, opts, known, INFINITE, &mut table, on_event)
+}
+
+/// Proves again, with every bound kept under its whole position ([`Exact`]), that `start`
+/// needs at least `target` moves: no hash collision can take part in this proof. Stops as
+/// soon as its lower bound reaches `target` (then `lower_bound >= target`), when it finds
+/// a solution shorter than `target` (which would show the first proof wrong), or at the
+/// time limit. Slower than [`ida_star`] and bounded by [`SearchOptions::memory`] as well:
+/// once that is spent it stores no new position, which costs time, never soundness.
+pub fn certify<P: Puzzle>(
+    p: &P,
+    start: &P::State,
+    opts: &SearchOptions,
+    target: u32,
+) -> Outcome<P::Move> {
+    let mut memo = Exact::new(opts.memory);
+    search(p, start, opts, None, target, &mut memo, &mut |_| {})
+}
+
+/// IDA* with the bounds kept in `memo`: stops when its lower bound reaches the length of
+/// `known` (proven), or reaches `target`, or it finds a solution (proven optimal), or it is
+/// stopped.
+fn search<P: Puzzle, M: Memo<P::State>>(
+    p: &P,
+    start: &P::State,
+    opts: &SearchOptions,
+    known: Option<Vec<P::Move>>,
+    target: u32,
+    memo: &mut M,
+    on_event: &mut dyn FnMut(Event<P::Move>),
+) -> Outcome<P::Move> {
     let upper = known.as_ref().map_or(INFINITE, |m| m.len() as u32);
-    let mut lower = p.lower_bound(start).max(table.get(p.key(start)));
     let mut nodes = 0;
     let done = |best: Option<Vec<P::Move>>, lower: u32, proven: bool, nodes: u64| Outcome {
         best,
@@ -377,17 +433,25 @@ pub fn ida_star<P: Puzzle>(
     if p.is_solved(start) {
         return done(Some(Vec::new()), 0, true, 0);
     }
+    // Unsolved: at least one move, whatever the bound says.
+    let mut lower = p
+        .lower_bound(start)
+        .max(memo.get(start, p.key(start), || p.check(start)))
+        .max(1);
     loop {
         if lower >= upper {
             // The known solution is as short as the proven bound allows.
             return done(known, upper, upper < INFINITE, nodes);
         }
+        if lower >= target {
+            return done(known, lower, false, nodes);
+        }
         if lower >= opts.upper.load(Ordering::Relaxed) {
             // So is a solution found beside this search: its finder knows it is optimal.
             return done(known, lower, false, nodes);
         }
-        table.grow();
-        let (r, path) = iteration(p, start, opts, &table, lower, &mut nodes);
+        memo.grow();
+        let (r, path) = iteration(p, start, opts, &*memo, lower, &mut nodes);
         match r {
             Err(Halt::Found) => {
                 on_event(Event::Solution {

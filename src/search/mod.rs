@@ -16,8 +16,8 @@ mod ida;
 mod table;
 
 pub use beam::{beam_search, greedy};
-pub use ida::ida_star;
-pub use table::Table;
+pub use ida::{certify, ida_star};
+pub use table::{Exact, Memo, Table};
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;

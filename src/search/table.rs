@@ -4,19 +4,51 @@
 //! Entries are two words, `key ^ data` and `data`, written and read without locks: a torn
 //! write between threads is detected because the two no longer agree with the key
 //! (the "lockless hashing" of Hyatt and Mann). Buckets of four entries; a new position
-//! replaces the entry that cost the least to compute. The full 64-bit key is kept, so a wrong
-//! hit needs a 64-bit hash collision.
+//! replaces the entry that cost the least to compute.
+//!
+//! ## What a hit rests on
+//! A position is looked up by two hashes ([`Key`]): the 64-bit [`Key::hash`], which picks
+//! the bucket and is kept whole in the entry, and the independent 32-bit [`Key::check`],
+//! kept in the entry's data word beside the bound. A hit needs both to match, so a bound
+//! read for the wrong position needs two positions to agree on 96 independent hash bits.
+//! With four entries compared per look-up, the odds of any false hit over `n` look-ups
+//! are at most `4n / 2^96`: below `10^-16` for a trillion look-ups, far longer than any
+//! search runs. A false hit is the only way the table could make a proof wrong (every
+//! stored value is a proven lower bound of the position it was stored for), and
+//! [`Exact`] removes even that: it keys on the position itself.
 //!
 //! The table starts small and grows up to its memory budget: between iterations the
 //! search asks it to ([`Table::grow`]), and when it is more than a sixteenth full its
 //! entries move to a table where they would be a sixteenth. The memory is zeroed pages
 //! that the operating system hands out when first written, so a table costs what it
-//! holds: a gigabyte table taken whole would be zeroed page by page as a short search
-//! scatters its entries over it, which took a third of the time of a half-second search.
+//! holds, not its budget.
 
+use std::collections::hash_map::Entry;
+use std::hash::Hash;
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Mutex;
 
+use rustc_hash::FxHashMap;
+
+use crate::puzzle::{Key, INFINITE};
 use crate::zeroed::Zeroed;
+
+/// Where a search keeps the lower bounds it proves: the hashed [`Table`], or [`Exact`]
+/// keyed by whole positions. Every value stored must be a proven lower bound on the moves
+/// the position needs; a look-up of a position never stored gives 0.
+pub trait Memo<S>: Sync {
+    /// The stored lower bound for `s` (whose [`Key::hash`] is `hash`; `check` computes its
+    /// [`Key::check`], only when needed), or 0.
+    fn get(&self, s: &S, hash: u64, check: impl FnOnce() -> u32) -> u32;
+    /// Records that `s` needs at least `bound` more moves; `work` ranks how costly it was
+    /// to learn. Keeps the larger bound.
+    fn store(&self, s: &S, key: Key, bound: u32, work: u32);
+    /// Asks the memory to start loading what [`Memo::get`] will read for `hash`.
+    fn prefetch(&self, _hash: u64) {}
+    /// Called between iterations, with the memo to itself: room to grow.
+    fn grow(&mut self) {}
+}
 
 const WAYS: usize = 4;
 const ENTRY_BYTES: usize = 16;
@@ -32,16 +64,38 @@ pub struct Table {
 /// Entries a table starts with (16 MiB) when its budget allows.
 const START_ENTRIES: usize = 1 << 20;
 
+/// The data word: bit 63 marks an occupied entry (so that data is never 0), bits 31..63
+/// the check hash, bits 16..31 the work, bits 0..16 the bound.
+const BOUND_BITS: u32 = 16;
+const WORK_BITS: u32 = 15;
+/// The stored bound that stands for [`INFINITE`] (unsolvable).
+const BOUND_INFINITE: u64 = (1 << BOUND_BITS) - 1;
+
 #[inline]
-fn pack(bound: u32, work: u32) -> u64 {
-    // bit 63 marks an occupied entry, so that data is never 0
-    (1 << 63) | ((work.min(0xffff) as u64) << 32) | bound as u64
+fn pack(check: u32, bound: u32, work: u32) -> u64 {
+    // A bound too large for its field is stored smaller, which is still a lower bound;
+    // only INFINITE keeps its meaning. No puzzle here comes near: a bound counts moves,
+    // at most one per tile.
+    let bound = if bound >= INFINITE {
+        BOUND_INFINITE
+    } else {
+        (bound as u64).min(BOUND_INFINITE - 1)
+    };
+    let work = (work as u64).min((1 << WORK_BITS) - 1);
+    (1 << 63) | ((check as u64) << (BOUND_BITS + WORK_BITS)) | (work << BOUND_BITS) | bound
 }
 
-/// The `(bound, work)` of an entry's data word (the inverse of [`pack`]).
+/// The `(check, bound, work)` of an entry's data word (the inverse of [`pack`]).
 #[inline]
-fn unpack(d: u64) -> (u32, u32) {
-    (d as u32, ((d >> 32) & 0xffff) as u32)
+fn unpack(d: u64) -> (u32, u32, u32) {
+    let bound = d & BOUND_INFINITE;
+    let bound = if bound == BOUND_INFINITE {
+        INFINITE
+    } else {
+        bound as u32
+    };
+    let work = ((d >> BOUND_BITS) & ((1 << WORK_BITS) - 1)) as u32;
+    ((d >> (BOUND_BITS + WORK_BITS)) as u32, bound, work)
 }
 
 impl Table {
@@ -77,28 +131,6 @@ impl Table {
         used as f64 / (words / 2) as f64
     }
 
-    /// Grows the table, when more than a sixteenth full, to where it would be a sixteenth
-    /// full (an iteration of a search takes several times the entries of the one
-    /// before), up to its budget, moving every entry over. Needs the table to itself:
-    /// call it between searches.
-    pub fn grow(&mut self) {
-        let load = self.load();
-        if self.capacity() >= self.limit || load <= 1.0 / 16.0 {
-            return;
-        }
-        let wanted = ((load * 16.0 * self.capacity() as f64) as usize).next_power_of_two();
-        let bigger = Table::with_entries(wanted.min(self.limit), self.limit);
-        for pair in self.slots.as_words().chunks_exact(2) {
-            let d = pair[1].load(Relaxed);
-            if d != 0 {
-                let key = pair[0].load(Relaxed) ^ d;
-                let (bound, work) = unpack(d);
-                bigger.store(key, bound, work);
-            }
-        }
-        *self = bigger;
-    }
-
     /// Entries the table holds now.
     pub fn capacity(&self) -> usize {
         self.slots.as_words().len() / 2
@@ -110,25 +142,29 @@ impl Table {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        ((key as usize) & self.buckets_mask) * WAYS * 2
-    }
-
-    /// Asks the CPU to start loading `key`'s bucket (a later [`Table::get`] then waits less).
-    #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
-        self.slots.prefetch(self.bucket(key));
+    fn bucket(&self, hash: u64) -> usize {
+        ((hash as usize) & self.buckets_mask) * WAYS * 2
     }
 
     /// The stored lower bound for `key`, or 0.
     #[inline]
-    pub fn get(&self, key: u64) -> u32 {
-        let b = self.bucket(key);
+    pub fn lookup(&self, key: Key) -> u32 {
+        self.lookup_with(key.hash, || key.check)
+    }
+
+    /// The stored lower bound for the position whose hash is `hash` and whose check is
+    /// `check()` (called only when an entry has that hash), or 0.
+    #[inline]
+    fn lookup_with(&self, hash: u64, check: impl FnOnce() -> u32) -> u32 {
+        let b = self.bucket(hash);
+        let words = self.slots.as_words();
         for w in 0..WAYS {
-            let kx = self.slots.as_words()[b + 2 * w].load(Relaxed);
-            let d = self.slots.as_words()[b + 2 * w + 1].load(Relaxed);
-            if d != 0 && kx ^ d == key {
-                return unpack(d).0;
+            let kx = words[b + 2 * w].load(Relaxed);
+            let d = words[b + 2 * w + 1].load(Relaxed);
+            if d != 0 && kx ^ d == hash {
+                let (stored, bound, _) = unpack(d);
+                // Another position with the same 64-bit hash: not ours.
+                return if stored == check() { bound } else { 0 };
             }
         }
         0
@@ -137,31 +173,139 @@ impl Table {
     /// Records that `key` needs at least `bound` more moves; `work` ranks how costly it was
     /// to learn (the cheapest is replaced first). Keeps the larger bound.
     #[inline]
-    pub fn store(&self, key: u64, bound: u32, work: u32) {
-        let b = self.bucket(key);
+    pub fn insert(&self, key: Key, bound: u32, work: u32) {
+        let b = self.bucket(key.hash);
+        let words = self.slots.as_words();
         let mut victim = 0;
         let mut victim_work = u32::MAX;
         for w in 0..WAYS {
-            let kx = self.slots.as_words()[b + 2 * w].load(Relaxed);
-            let d = self.slots.as_words()[b + 2 * w + 1].load(Relaxed);
-            if d != 0 && kx ^ d == key {
-                let (old, old_work) = unpack(d);
-                if old < bound || (old == bound && old_work < work) {
-                    let nd = pack(bound, work);
-                    self.slots.as_words()[b + 2 * w].store(key ^ nd, Relaxed);
-                    self.slots.as_words()[b + 2 * w + 1].store(nd, Relaxed);
+            let kx = words[b + 2 * w].load(Relaxed);
+            let d = words[b + 2 * w + 1].load(Relaxed);
+            if d != 0 && kx ^ d == key.hash {
+                let (check, old, old_work) = unpack(d);
+                if check == key.check && (old > bound || (old == bound && old_work >= work)) {
+                    return;
                 }
-                return;
+                // Ours with a smaller bound, or another position with the same 64-bit
+                // hash: this entry is the one to replace (one entry per hash keeps `get`
+                // from reading past it).
+                victim = w;
+                break;
             }
-            let wk = if d == 0 { 0 } else { unpack(d).1 + 1 };
+            let wk = if d == 0 { 0 } else { unpack(d).2 + 1 };
             if wk < victim_work {
                 victim_work = wk;
                 victim = w;
             }
         }
-        let nd = pack(bound, work);
-        self.slots.as_words()[b + 2 * victim].store(key ^ nd, Relaxed);
-        self.slots.as_words()[b + 2 * victim + 1].store(nd, Relaxed);
+        let nd = pack(key.check, bound, work);
+        words[b + 2 * victim].store(key.hash ^ nd, Relaxed);
+        words[b + 2 * victim + 1].store(nd, Relaxed);
+    }
+}
+
+impl<S> Memo<S> for Table {
+    #[inline]
+    fn get(&self, _s: &S, hash: u64, check: impl FnOnce() -> u32) -> u32 {
+        self.lookup_with(hash, check)
+    }
+
+    #[inline]
+    fn store(&self, _s: &S, key: Key, bound: u32, work: u32) {
+        self.insert(key, bound, work)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, hash: u64) {
+        self.slots.prefetch(self.bucket(hash));
+    }
+
+    /// Grows the table, when more than a sixteenth full, to where it would be a sixteenth
+    /// full (an iteration of a search takes several times the entries of the one
+    /// before), up to its budget, moving every entry over.
+    fn grow(&mut self) {
+        let load = self.load();
+        if self.capacity() >= self.limit || load <= 1.0 / 16.0 {
+            return;
+        }
+        let wanted = ((load * 16.0 * self.capacity() as f64) as usize).next_power_of_two();
+        let bigger = Table::with_entries(wanted.min(self.limit), self.limit);
+        for pair in self.slots.as_words().chunks_exact(2) {
+            let d = pair[1].load(Relaxed);
+            if d != 0 {
+                let hash = pair[0].load(Relaxed) ^ d;
+                let (check, bound, work) = unpack(d);
+                bigger.insert(Key { hash, check }, bound, work);
+            }
+        }
+        *self = bigger;
+    }
+}
+
+/// Lower bounds keyed by the whole position: no hash collision can give one position
+/// another's bound. Slower and larger than [`Table`]; for certifying a proof. Once its
+/// memory budget is spent it keeps the entries it has and stores no new ones, which costs
+/// the search time but never soundness (a missing entry reads as 0).
+pub struct Exact<S> {
+    shards: Vec<Mutex<FxHashMap<S, u32>>>,
+    entries: AtomicUsize,
+    limit: usize,
+}
+
+const EXACT_SHARDS: usize = 64;
+
+impl<S: Hash + Eq> Exact<S> {
+    /// An exact memo that may hold about `memory` bytes.
+    pub fn new(memory: usize) -> Exact<S> {
+        // a map entry: the position, the bound, and about as much again for the map
+        let per_entry = 2 * (std::mem::size_of::<S>() + std::mem::size_of::<u32>());
+        Exact {
+            shards: (0..EXACT_SHARDS)
+                .map(|_| Mutex::new(FxHashMap::default()))
+                .collect(),
+            entries: AtomicUsize::new(0),
+            limit: memory / per_entry,
+        }
+    }
+
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        self.entries.load(Relaxed)
+    }
+
+    /// Holds no position?
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn shard(&self, hash: u64) -> std::sync::MutexGuard<'_, FxHashMap<S, u32>> {
+        // A poisoned shard only means a thread panicked mid-search; its map is intact
+        // (inserts do not unwind half way), so the bounds in it still hold.
+        self.shards[(hash >> 58) as usize % EXACT_SHARDS]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl<S: Hash + Eq + Clone + Send> Memo<S> for Exact<S> {
+    fn get(&self, s: &S, hash: u64, _check: impl FnOnce() -> u32) -> u32 {
+        self.shard(hash).get(s).copied().unwrap_or(0)
+    }
+
+    fn store(&self, s: &S, key: Key, bound: u32, _work: u32) {
+        let mut shard = self.shard(key.hash);
+        match shard.entry(s.clone()) {
+            Entry::Occupied(mut e) => {
+                let v = e.get_mut();
+                *v = (*v).max(bound);
+            }
+            Entry::Vacant(e) => {
+                if self.entries.load(Relaxed) < self.limit {
+                    self.entries.fetch_add(1, Relaxed);
+                    e.insert(bound);
+                }
+            }
+        }
     }
 }
 
@@ -169,53 +313,98 @@ impl Table {
 mod tests {
     use super::*;
 
+    fn key(k: u64) -> Key {
+        let hash = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Key {
+            hash,
+            check: (hash >> 17) as u32 ^ 0x5bd1_e995,
+        }
+    }
+
     #[test]
     fn keeps_the_larger_bound() {
         let t = Table::new(1 << 24);
         assert_eq!(t.capacity(), 1 << 20);
         for k in 0..100_000u64 {
-            let key = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            t.store(key, 5, 1);
-            t.store(key, 3, 1);
+            t.insert(key(k), 5, 1);
+            t.insert(key(k), 3, 1);
         }
-        let kept = (0..100_000u64)
-            .filter(|k| t.get(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)) == 5)
-            .count();
+        let kept = (0..100_000u64).filter(|&k| t.lookup(key(k)) == 5).count();
         // A tenth full with four ways per bucket: (almost) everything fits.
         assert!(kept > 99_000, "kept {kept}");
-        assert_eq!(t.get(12345), 0);
+        assert_eq!(t.lookup(key(1 << 40)), 0);
+    }
+
+    #[test]
+    fn a_hash_match_with_another_check_is_a_miss() {
+        let t = Table::new(1 << 20);
+        let k = key(7);
+        t.insert(k, 9, 3);
+        assert_eq!(t.lookup(k), 9);
+        let twin = Key {
+            hash: k.hash,
+            check: k.check ^ 1,
+        };
+        assert_eq!(t.lookup(twin), 0, "same 64-bit hash, other check: no hit");
+        // The twin takes the entry over; the first position then reads nothing, never the
+        // twin's bound.
+        t.insert(twin, 4, 1);
+        assert_eq!(t.lookup(twin), 4);
+        assert_eq!(t.lookup(k), 0);
+    }
+
+    #[test]
+    fn bounds_round_trip_through_the_entry() {
+        let mut cases = 0;
+        for bound in [0, 1, 17, 255, 1000, 65_534, 65_535, 1 << 20, INFINITE] {
+            for check in [0, 1, 0x8000_0000, u32::MAX] {
+                for work in [0, 1, 0x7fff, 1 << 20] {
+                    let (c, b, w) = unpack(pack(check, bound, work));
+                    assert_eq!(c, check);
+                    assert_eq!(w, work.min(0x7fff));
+                    if bound >= INFINITE {
+                        assert_eq!(b, INFINITE);
+                    } else {
+                        assert!(b <= bound, "a stored bound never grows: {bound} -> {b}");
+                        assert_eq!(b, bound.min(65_534));
+                    }
+                    cases += 1;
+                }
+            }
+        }
+        assert_eq!(cases, 9 * 4 * 4);
     }
 
     #[test]
     fn grows_within_its_budget_and_keeps_its_entries() {
         let mut t = Table::new(64 << 20);
         assert_eq!(t.capacity(), START_ENTRIES);
-        let keys: Vec<u64> = (0..START_ENTRIES as u64 * 3 / 4)
-            .map(|k| (k + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        let keys: Vec<Key> = (0..START_ENTRIES as u64 * 3 / 4)
+            .map(|k| key(k + 1))
             .collect();
         for (i, &k) in keys.iter().enumerate() {
-            t.store(k, 1 + (i % 7) as u32, 2);
+            t.insert(k, 1 + (i % 7) as u32, 2);
         }
         let held = |t: &Table| {
             keys.iter()
                 .enumerate()
-                .filter(|&(i, &k)| t.get(k) == 1 + (i % 7) as u32)
+                .filter(|&(i, &k)| t.lookup(k) == 1 + (i % 7) as u32)
                 .count()
         };
         let before = held(&t);
         assert!(t.load() > 0.5);
-        t.grow();
+        Memo::<()>::grow(&mut t);
         assert_eq!(
             t.capacity(),
             4 * START_ENTRIES,
             "the budget allows four times"
         );
         assert_eq!(held(&t), before, "every entry moved over");
-        t.grow();
+        Memo::<()>::grow(&mut t);
         assert_eq!(t.capacity(), 4 * START_ENTRIES, "at its budget: stays");
         let mut small = Table::new(1 << 30);
-        small.store(1, 1, 1);
-        small.grow();
+        small.insert(key(1), 1, 1);
+        Memo::<()>::grow(&mut small);
         assert_eq!(small.capacity(), START_ENTRIES, "nearly empty: stays");
     }
 
@@ -223,12 +412,89 @@ mod tests {
     fn a_full_table_replaces_the_cheapest_entry() {
         let t = Table::new(WAYS * ENTRY_BYTES); // one bucket of four
         assert_eq!(t.capacity(), WAYS);
-        for (k, work) in [(1u64 << 40, 9), (2 << 40, 1), (3 << 40, 7), (4 << 40, 8)] {
-            t.store(k, 3, work);
+        let k = |h: u64| Key { hash: h, check: 1 };
+        for (h, work) in [(1u64 << 40, 9), (2 << 40, 1), (3 << 40, 7), (4 << 40, 8)] {
+            t.insert(k(h), 3, work);
         }
-        t.store(5 << 40, 4, 5);
-        assert_eq!(t.get(2 << 40), 0, "the cheapest entry made room");
-        assert_eq!(t.get(1 << 40), 3);
-        assert_eq!(t.get(5 << 40), 4);
+        t.insert(k(5 << 40), 4, 5);
+        assert_eq!(t.lookup(k(2 << 40)), 0, "the cheapest entry made room");
+        assert_eq!(t.lookup(k(1 << 40)), 3);
+        assert_eq!(t.lookup(k(5 << 40)), 4);
+    }
+
+    /// Threads store and read many keys at once in a table far too small for them (so
+    /// entries are replaced all the time, and torn writes can happen); every value read
+    /// back must be one that was stored for that key. Each key's bounds are `r, r + 8,
+    /// r + 16` with `r` its own residue mod 8, so a value of another key, or a mix of two
+    /// entries, shows.
+    #[test]
+    fn concurrent_readers_never_see_a_value_not_stored_for_their_key() {
+        const KEYS: u64 = 4096;
+        const ROUNDS: u64 = 200_000;
+        let t = Table::new(64 * ENTRY_BYTES);
+        let residue = |k: u64| (k % 8) as u32 + 1;
+        let reads = AtomicUsize::new(0);
+        let hits = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for thread in 0..4u64 {
+                let (t, reads, hits) = (&t, &reads, &hits);
+                scope.spawn(move || {
+                    let mut rng = fastrand::Rng::with_seed(thread);
+                    for _ in 0..ROUNDS {
+                        let k = rng.u64(0..KEYS);
+                        if rng.bool() {
+                            let bound = residue(k) + 8 * rng.u32(0..3);
+                            t.insert(key(k), bound, rng.u32(0..100));
+                        } else {
+                            let v = t.lookup(key(k));
+                            reads.fetch_add(1, Relaxed);
+                            if v != 0 {
+                                hits.fetch_add(1, Relaxed);
+                                assert!(
+                                    v % 8 == residue(k) % 8 && v <= residue(k) + 16,
+                                    "key {k} read {v}, never stored for it"
+                                );
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        let (reads, hits) = (reads.into_inner(), hits.into_inner());
+        assert!(reads > 300_000, "{reads} reads");
+        assert!(hits > 1000, "{hits} hits: the test must read stored values");
+    }
+
+    #[test]
+    fn exact_memo_keys_on_the_position() {
+        let m: Exact<u64> = Exact::new(1 << 20);
+        let same = Key { hash: 1, check: 1 };
+        m.store(&10, same, 4, 0);
+        m.store(&11, same, 7, 0);
+        let get = |s: u64| m.get(&s, same.hash, || same.check);
+        assert_eq!(get(10), 4, "same key, other position: kept apart");
+        assert_eq!(get(11), 7);
+        m.store(&10, same, 2, 0);
+        assert_eq!(get(10), 4, "keeps the larger bound");
+        assert_eq!(get(12), 0);
+        assert_eq!(m.len(), 2);
+    }
+
+    #[test]
+    fn a_full_exact_memo_stores_no_new_position() {
+        let m: Exact<u64> = Exact::new(3 * 2 * 12); // room for three entries
+        let mut cases = 0;
+        for s in 0..10u64 {
+            m.store(&s, key(s), 5, 0);
+            cases += 1;
+        }
+        assert_eq!(cases, 10);
+        assert_eq!(m.len(), 3);
+        assert_eq!(
+            (0..10u64)
+                .filter(|&s| m.get(&s, key(s).hash, || key(s).check) == 5)
+                .count(),
+            3
+        );
     }
 }
