@@ -144,18 +144,7 @@ pub enum Progress {
 
 /// SameGame score of removing groups of these sizes, with the clearing bonus.
 pub fn samegame_score(sizes: impl IntoIterator<Item = u32>, cleared: bool) -> i64 {
-    let s: i64 = sizes
-        .into_iter()
-        .map(|n| {
-            let k = n as i64 - 2;
-            if k > 0 {
-                k * k
-            } else {
-                0
-            }
-        })
-        .sum();
-    s + if cleared { 1000 } else { 0 }
+    crate::rules::score(sizes, cleared)
 }
 
 /// Runs `f` with the engine (bit-set width) that `grid` fits in.
@@ -633,11 +622,7 @@ fn fast_search<B: Bits>(
     opts: &SearchOptions,
 ) {
     let game = q.game;
-    let goal = match q.objective {
-        Objective::Moves => samegame::Goal::Moves,
-        Objective::Tiles => samegame::Goal::Tiles,
-        Objective::Score => samegame::Goal::Score,
-    };
+    let goal = q.objective;
     // Its moves are cells of the board they are played on: the bitboard engine replays
     // them into clicks.
     let found = |value: i64, cells: &[u8]| {
@@ -654,7 +639,7 @@ fn fast_search<B: Bits>(
     let min_group = game.rules.min_group as u16;
     let sets = samegame::default_sets(goal);
     match method {
-        Method::Beam if goal == samegame::Goal::Score && opts.deadline().is_some() => {
+        Method::Beam if goal == Objective::Score && opts.deadline().is_some() => {
             // The portfolio for a tenth of the time, then NRPA from its best line.
             let deadline = opts.deadline().expect("a deadline");
             let now = Instant::now();
