@@ -201,3 +201,49 @@ impl<B: Bits> Scored for Objectived<'_, B> {
         (m.cell as u64) | (m.colour as u64) << 16 | (m.size as u64) << 24
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Objectived;
+    use crate::click::ClickGame;
+    use crate::grid::Grid;
+    use crate::rules::{Game, Objective};
+    use crate::samegame;
+
+    /// The group count by Euler's formula is one count in both engines: the bit planes'
+    /// (here) and the byte board's ([`samegame::Board::components`]), on random SameGame
+    /// positions (columns of random heights, the empty ones on the right).
+    #[test]
+    fn the_euler_group_count_is_the_byte_engines() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let rules = Game::Samegame.rules().expect("click rules");
+        for _ in 0..500 {
+            let (w, h, k) = (rng.usize(1..=8), rng.usize(1..=8), rng.u8(1..=4));
+            let filled = rng.usize(1..=w);
+            let heights: Vec<usize> = (0..w)
+                .map(|x| if x < filled { rng.usize(1..=h) } else { 0 })
+                .collect();
+            let mut rows = vec![String::new(); h];
+            for (y, row) in rows.iter_mut().enumerate() {
+                for &top in &heights {
+                    // Row `y` of the text is `h − 1 − y` from the bottom.
+                    row.push(if h - 1 - y < top {
+                        (b'A' + rng.u8(0..k)) as char
+                    } else {
+                        '.'
+                    });
+                }
+            }
+            let grid: Grid = rows.join("\n").parse().expect("a board");
+            let fast = samegame::Board::from_grid(&grid).expect("a SameGame position");
+            let (game, start) = ClickGame::<u64>::new(&grid, rules).expect("a click board");
+            let o = Objectived::new(&game, Objective::Score);
+            assert_eq!(
+                o.groups(&start) as i64,
+                fast.components().max(0),
+                "{}",
+                rows.join("\n")
+            );
+        }
+    }
+}

@@ -73,8 +73,8 @@ pub struct Nrpa {
     /// colour's tiles (1: the most plentiful only, the first of equals). The first
     /// top-level searches try one each, most plentiful first; every later one keeps the
     /// colour with the best line so far and starts from that line (a line that clears the
-    /// board before any that does not: starting from one that does not, every later search
-    /// kept to it and missed the clearing bonus).
+    /// board before any that does not: a search keeps close to the line it starts from, so
+    /// one that starts from a line that does not clear would miss the clearing bonus).
     pub share: f64,
     /// What the search ranks its lines by: the value less `penalty · (n − 2)²` for a line
     /// that leaves `n > 2` tiles (0: the value). What it reports is the value itself.
