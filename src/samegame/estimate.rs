@@ -10,7 +10,7 @@ impl Board {
     /// components are `tiles − adjacent pairs + filled 2×2 squares + holes`; this leaves out
     /// the holes (a region ringed by one colour), so it may count a few too few. The same
     /// count as [`crate::objective`]'s on bit planes; here also weighed per colour
-    /// ([`Board::region`]) and updated over a click's columns only, for the beam.
+    /// (`region`) and updated over a click's columns only, for the beam.
     pub fn components(&self) -> i64 {
         let mut wts = [1; COLOURS + 1];
         wts[0] = 0;
