@@ -196,10 +196,10 @@ fn main() -> anyhow::Result<()> {
                 // The playout beam on one thread, NRPA on the others.
                 std::thread::scope(|sc| {
                     sc.spawn(|| {
-                        samegame::search(
+                        samegame::portfolio(
                             &board,
                             2,
-                            &samegame::default_sets(Objective::Score)[1],
+                            &samegame::default_sets(Objective::Score)[1..],
                             1,
                             usize::MAX,
                             &found,

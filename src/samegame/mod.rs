@@ -29,8 +29,8 @@
 //! - [`playout`] (`playout`): the tabu rule played to the end, smallest group first.
 //! - [`beam`] (`beam`): one beam search of a fixed width, children ranked by the estimate
 //!   or by a playout from each.
-//! - [`search`] and [`portfolio`] (`portfolio`): beams of growing width until the
-//!   deadline, and several weight sets side by side ([`default_sets`]).
+//! - [`portfolio`] (`portfolio`): beams of growing width until the deadline, one per
+//!   weight set, side by side ([`default_sets`]).
 //! - [`nrpa`] and [`seeded`] (`nested`): nested rollout policy adaptation with the tabu
 //!   rule as a prior, and the portfolio for part of the time then NRPA from its best line
 //!   (the score's search when there is a deadline).
@@ -55,4 +55,4 @@ pub use groups::{Forest, Group, Groups};
 pub use live::Live;
 pub use nested::{nrpa, seeded, Code, Nrpa, Start};
 pub use playout::playout;
-pub use portfolio::{default_sets, portfolio, search};
+pub use portfolio::{default_sets, portfolio};

@@ -8,32 +8,6 @@ use super::board::Board;
 use super::estimate::Weights;
 use crate::rules::Objective;
 
-/// Beams of growing width from `start` until `stop` or the deadline (without a deadline:
-/// up to width `max_width`), on `threads` threads. Every better line goes to `found`.
-/// Returns the best value found.
-#[allow(clippy::too_many_arguments)]
-pub fn search(
-    start: &Board,
-    min_group: u16,
-    w: &Weights,
-    threads: usize,
-    max_width: usize,
-    found: &Found,
-    stop: &AtomicBool,
-    deadline: Option<Instant>,
-) -> i64 {
-    portfolio(
-        start,
-        min_group,
-        std::slice::from_ref(w),
-        threads,
-        max_width,
-        found,
-        stop,
-        deadline,
-    )
-}
-
 /// What the searches of a portfolio share: the start, limits, where lines go, and the best
 /// value so far (every search prunes with it).
 struct Run<'a, 'f> {
@@ -91,7 +65,8 @@ impl Run<'_, '_> {
     }
 }
 
-/// A portfolio: one [`search`] per weight set, side by side (beam search results swing
+/// A portfolio: beams of growing width from `start` until `stop` or the deadline (without
+/// a deadline: up to width `max_width`), one per weight set, side by side (beam search results swing
 /// widely with small changes of the estimate, so different estimates find different good
 /// lines), sharing `threads` threads and the best value so far: a line one finds prunes
 /// the others. Every better line of any of them goes to `found`
