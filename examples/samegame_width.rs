@@ -3,36 +3,60 @@
 //! the scores do not depend on the machine's load (the time taken still does).
 //!
 //! `cargo run --release --example samegame_width -- FILE WIDTH est|play POSITIONS [BUILD]`,
-//! e.g. `... ../shared/benchmarks/samegame/standard20.txt 128 play 1,2,3`: `est` ranks by
-//! the estimate alone, `play` by a playout from each child ([`tumble::samegame::default_sets`]);
-//! `BUILD` overrides [`tumble::samegame::Weights::build`]. Prints each position's score,
-//! then the total and the time.
+//! e.g. `... ../shared/benchmarks/samegame/standard20.txt 128 play 1,2,3`. Prints each
+//! position's score, then the total and the time.
 
 mod common;
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Instant;
 
-use tumble::samegame::{self, Goal};
+use clap::{Parser, ValueEnum};
+use tumble::rules::Objective;
+use tumble::samegame;
 
-fn main() {
-    let (args, boards) =
-        common::args_and_set(5, "samegame_width FILE WIDTH est|play POSITIONS [BUILD]");
-    let width: usize = args[2].parse().expect("a width");
-    let sets = samegame::default_sets(Goal::Score);
-    let mut w = if args[3] == "est" { sets[0] } else { sets[1] };
-    if let Some(b) = args.get(5) {
-        w.build = b.parse().expect("a build count");
+/// How the beam ranks the children.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Rank {
+    /// By the estimate alone (the first of `samegame::default_sets`).
+    Est,
+    /// By a playout from each child (the second of `samegame::default_sets`).
+    Play,
+}
+
+/// One SameGame beam of a fixed width on chosen positions, for the score.
+#[derive(Parser, Debug)]
+struct Args {
+    /// A `problem NN` set, e.g. ../shared/benchmarks/samegame/standard20.txt.
+    file: PathBuf,
+    /// The beam's width.
+    width: usize,
+    /// How the children are ranked.
+    rank: Rank,
+    /// The positions to search, numbered from 1, e.g. 1,2,3.
+    positions: common::Positions,
+    /// Children rebuilt per kept node, in quarters (`samegame::Weights::build`).
+    build: Option<usize>,
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let sets = samegame::default_sets(Objective::Score);
+    let mut w = match args.rank {
+        Rank::Est => sets[0],
+        Rank::Play => sets[1],
+    };
+    if let Some(b) = args.build {
+        w.build = b;
     }
     let (mut total, t0) = (0, Instant::now());
-    for p in args[4].split(',') {
-        let p: usize = p.parse().expect("a position number");
-        let board = boards[p - 1];
+    for (p, board) in common::chosen(&args.file, &args.positions)? {
         let floor = AtomicI64::new(i64::MIN);
         samegame::beam(
             &board,
             2,
-            width,
+            args.width,
             &w,
             &floor,
             &|_, _| {},
@@ -44,4 +68,5 @@ fn main() {
         total += v;
     }
     println!("total {total} in {:.2}s", t0.elapsed().as_secs_f64());
+    Ok(())
 }

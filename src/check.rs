@@ -3,7 +3,7 @@
 
 use crate::grid::Grid;
 use crate::input::{parse_clicks, InputError};
-use crate::report::{samegame_score, Replayed};
+use crate::report::Replayed;
 use crate::rules::{Game, Objective};
 use crate::solve::{has_moves, replay, Setup};
 
@@ -90,7 +90,7 @@ pub fn check(grid: &Grid, setup: &Setup, moves: &str) -> Result<Checked, InputEr
     };
     let scored = setup.game == Game::Samegame || setup.rules.objective == Objective::Score;
     let score =
-        scored.then(|| samegame_score(steps.iter().filter_map(|s| s.0.size), last.is_empty()));
+        scored.then(|| crate::rules::score(steps.iter().filter_map(|s| s.0.size), last.is_empty()));
     Ok(Checked {
         steps,
         illegal,
@@ -115,7 +115,7 @@ mod tests {
         setup.rules.objective = Objective::Score;
         let c = check(&grid, &setup, "(2,2) (0,2) (0,0)").unwrap();
         let sizes = c.steps.iter().filter_map(|s| s.0.size);
-        assert_eq!(c.score, Some(samegame_score(sizes, true)));
+        assert_eq!(c.score, Some(crate::rules::score(sizes, true)));
     }
 
     #[test]

@@ -1,26 +1,16 @@
 //! The three objectives of the click games as values to maximise, for the anytime search.
 //!
 //! [`Objectived`] pairs a [`ClickGame`] with an [`Objective`] and implements
-//! [`Scored`] (and [`Puzzle`], by delegation), so [`crate::search::anytime`] serves all three:
-//!
-//! | objective | value of a move sequence |
-//! |---|---|
-//! | `moves` | `−moves` if it clears the board, else `−10⁹ − 1000·tiles left − moves` |
-//! | `tiles` | `−1000·tiles left − moves` (fewest tiles, then fewest clicks) |
-//! | `score` | `Σ (n − 2)²` over the groups removed, `+1000` if it clears the board |
-//!
-//! [`value_of`] computes it for any solution, for reports and tests.
+//! [`Scored`] (and [`Puzzle`], by delegation), so [`crate::search::anytime`] serves all three.
+//! A line's value is [`Objective`]'s: its moves' [`Objective::reward`]s plus the
+//! [`Objective::terminal`] value of its end. [`value_of`] computes it for any solution, for
+//! reports and tests.
 
 use crate::bits::Bits;
 use crate::click::{Click, ClickBoard, ClickGame};
 use crate::puzzle::{Puzzle, INFINITE};
-use crate::rules::Objective;
+use crate::rules::{points, Objective, CLEARED, TILE, UNCLEARED};
 use crate::search::anytime::Scored;
-
-/// The value of a position that cannot be cleared, under the moves objective.
-const UNCLEARED: i64 = -1_000_000_000;
-/// The weight of a tile left over a click, under the tiles objective.
-const TILE: i64 = 1000;
 
 /// A click game with an objective.
 pub struct Objectived<'a, B: Bits> {
@@ -54,7 +44,8 @@ impl<'a, B: Bits> Objectived<'a, B> {
     /// About the number of groups on the board, fast: by Euler's formula a colour's
     /// 4-connected components are `cells − adjacent pairs + filled 2×2 squares + holes`;
     /// this leaves out the holes (a region of other colours ringed by one colour), so it
-    /// may count a few too few.
+    /// may count a few too few. The same count as [`crate::samegame::Board::components`],
+    /// on bit planes.
     fn groups(&self, s: &ClickBoard<B>) -> u32 {
         let h = self.game.geom.height as u32;
         let mut n = 0i64;
@@ -77,16 +68,7 @@ impl<'a, B: Bits> Objectived<'a, B> {
     /// `Σ (n_c − 2)²` over colours: the most score the tiles left can still bring (one group
     /// per colour is best, since `(a+b−2)² > (a−2)² + (b−2)²`).
     fn potential(&self, s: &ClickBoard<B>) -> i64 {
-        self.counts(s)
-            .map(|n| {
-                let k = n as i64 - 2;
-                if k > 0 {
-                    k * k
-                } else {
-                    0
-                }
-            })
-            .sum()
+        self.counts(s).map(points).sum()
     }
 }
 
@@ -144,28 +126,11 @@ impl<B: Bits> Scored for Objectived<'_, B> {
 
     #[inline]
     fn reward(&self, _s: &Self::State, m: &Click) -> i64 {
-        match self.objective {
-            Objective::Moves | Objective::Tiles => -1,
-            Objective::Score => {
-                let k = m.size as i64 - 2;
-                if k > 0 {
-                    k * k
-                } else {
-                    0
-                }
-            }
-        }
+        self.objective.reward(m.size as u32)
     }
 
     fn terminal(&self, s: &Self::State) -> i64 {
-        let tiles = s.tiles() as i64;
-        match self.objective {
-            Objective::Moves if tiles == 0 => 0,
-            Objective::Moves => UNCLEARED - TILE * tiles,
-            Objective::Tiles => -TILE * tiles,
-            Objective::Score if tiles == 0 => 1000,
-            Objective::Score => 0,
-        }
+        self.objective.terminal(s.tiles())
     }
 
     #[inline]
@@ -187,7 +152,7 @@ impl<B: Bits> Scored for Objectived<'_, B> {
     ///   by those stuck tiles, then by fewer groups and colours kept together;
     /// - score: `Σ (n_c − 2)²` (+1000 unless a colour is stuck) bounds what is still to
     ///   come; ranks by the biggest colour's `(n − 2)²`, an eighth of the others',
-    ///   `−60` per group and the bonus while still possible (tuned on standard20 #1–2).
+    ///   `−60` per group and the bonus while still possible.
     #[inline]
     fn assess(&self, s: &Self::State) -> (i64, i64) {
         match self.objective {
@@ -198,16 +163,15 @@ impl<B: Bits> Scored for Objectived<'_, B> {
                 }
                 // The same as `clicks_bound`, without working out the runs twice.
                 let lb = runs.max(self.game.edge_bound(s)) as i64;
-                // The ranking keeps the column-run bound it was tuned with (with the
-                // edge bound in it, 542 against 541 moves on the 40 Former boards at 1 s).
+                // The ranking uses the column-run bound alone: the edge bound sharpens
+                // the proof's bound, not the ranking.
                 let guess = runs as i64 * 2 + self.groups(s) as i64;
                 let mut est = -guess * 1024 - s.tiles() as i64;
                 if self.game.rules.min_group >= 2 {
                     // Boards that may not clear: keep the most plentiful colour for one
-                    // big last group, as for the score (4 = best of 0, 1, 4 on standard20
-                    // #1, 5, 12, 13 at 5 s).
-                    let max = self.counts(s).max().unwrap_or(0) as i64;
-                    est += 4 * (max - 2).max(0).pow(2);
+                    // big last group, as for the score.
+                    let max = self.counts(s).max().unwrap_or(0);
+                    est += 4 * points(max);
                 }
                 (-lb, est)
             }
@@ -225,12 +189,11 @@ impl<B: Bits> Scored for Objectived<'_, B> {
             }
             Objective::Score => {
                 let potential = self.potential(s);
-                let bonus = if self.stuck(s) == 0 { 1000 } else { 0 };
+                let bonus = if self.stuck(s) == 0 { CLEARED } else { 0 };
                 // The most plentiful colour, kept for one big group at the end (the
                 // "tabu colour" idea), a little of the others' potential, few groups (a
                 // board in few pieces clears), and the bonus while it is still possible.
-                let max = self.counts(s).max().unwrap_or(0) as i64;
-                let big = if max > 2 { (max - 2) * (max - 2) } else { 0 };
+                let big = points(self.counts(s).max().unwrap_or(0));
                 let est = big + (potential - big) / 8 - 60 * self.groups(s) as i64 + bonus;
                 (potential + bonus, est)
             }
@@ -240,5 +203,51 @@ impl<B: Bits> Scored for Objectived<'_, B> {
     #[inline]
     fn code(&self, _s: &Self::State, m: &Click) -> u64 {
         (m.cell as u64) | (m.colour as u64) << 16 | (m.size as u64) << 24
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Objectived;
+    use crate::click::ClickGame;
+    use crate::grid::Grid;
+    use crate::rules::{Game, Objective};
+    use crate::samegame;
+
+    /// The group count by Euler's formula is one count in both engines: the bit planes'
+    /// (here) and the byte board's ([`samegame::Board::components`]), on random SameGame
+    /// positions (columns of random heights, the empty ones on the right).
+    #[test]
+    fn the_euler_group_count_is_the_byte_engines() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let rules = Game::Samegame.rules().expect("click rules");
+        for _ in 0..500 {
+            let (w, h, k) = (rng.usize(1..=8), rng.usize(1..=8), rng.u8(1..=4));
+            let filled = rng.usize(1..=w);
+            let heights: Vec<usize> = (0..w)
+                .map(|x| if x < filled { rng.usize(1..=h) } else { 0 })
+                .collect();
+            let mut rows = vec![String::new(); h];
+            for (y, row) in rows.iter_mut().enumerate() {
+                for &top in &heights {
+                    // Row `y` of the text is `h − 1 − y` from the bottom.
+                    row.push(if h - 1 - y < top {
+                        (b'A' + rng.u8(0..k)) as char
+                    } else {
+                        '.'
+                    });
+                }
+            }
+            let grid: Grid = rows.join("\n").parse().expect("a board");
+            let fast = samegame::Board::from_grid(&grid).expect("a SameGame position");
+            let (game, start) = ClickGame::<u64>::new(&grid, rules).expect("a click board");
+            let o = Objectived::new(&game, Objective::Score);
+            assert_eq!(
+                o.groups(&start) as i64,
+                fast.components().max(0),
+                "{}",
+                rows.join("\n")
+            );
+        }
     }
 }

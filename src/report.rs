@@ -1,6 +1,5 @@
 //! What a solver hands back, for every game: the answer ([`Report`]) with its moves
-//! ([`Step`]), the progress reported while it searches ([`Progress`]), and the SameGame
-//! score of a line ([`samegame_score`]).
+//! ([`Step`]) and the progress reported while it searches ([`Progress`]).
 //!
 //! Both the click-game solver ([`crate::solve`]) and Flood-It's ([`crate::floodit`]) fill
 //! these, so they sit below both.
@@ -82,20 +81,4 @@ pub enum Progress {
     },
     /// A higher proven lower bound on the moves.
     LowerBound { bound: u32, elapsed: Duration },
-}
-
-/// SameGame score of removing groups of these sizes, with the clearing bonus.
-pub fn samegame_score(sizes: impl IntoIterator<Item = u32>, cleared: bool) -> i64 {
-    let s: i64 = sizes
-        .into_iter()
-        .map(|n| {
-            let k = n as i64 - 2;
-            if k > 0 {
-                k * k
-            } else {
-                0
-            }
-        })
-        .sum();
-    s + if cleared { 1000 } else { 0 }
 }

@@ -52,6 +52,65 @@ pub enum Objective {
     Score,
 }
 
+/// SameGame's points for removing a group of `n` tiles: `(n − 2)²`, none for `n ≤ 2`.
+#[inline]
+pub fn points(n: u32) -> i64 {
+    let k = n as i64 - 2;
+    if k > 0 {
+        k * k
+    } else {
+        0
+    }
+}
+
+/// SameGame's bonus for clearing the board.
+pub const CLEARED: i64 = 1000;
+/// The value of ending uncleared under [`Objective::Moves`], before the tiles left: below
+/// any line that clears (no line has a billion moves).
+pub const UNCLEARED: i64 = -1_000_000_000;
+/// What a tile left costs under [`Objective::Moves`] and [`Objective::Tiles`]: more than
+/// every click of a line, so fewer tiles always come first.
+pub const TILE: i64 = 1000;
+
+/// The SameGame score of removing groups of these sizes, with the clearing bonus if
+/// `cleared`.
+pub fn score(sizes: impl IntoIterator<Item = u32>, cleared: bool) -> i64 {
+    sizes.into_iter().map(points).sum::<i64>() + if cleared { CLEARED } else { 0 }
+}
+
+/// An objective as a value to maximise: a line's value is the sum of its moves'
+/// [`Objective::reward`]s plus the [`Objective::terminal`] value of the position it ends in
+/// (no move left):
+///
+/// | objective | value of a line |
+/// |---|---|
+/// | `moves` | `−moves` if it clears the board, else `UNCLEARED − TILE·tiles left − moves` |
+/// | `tiles` | `−TILE·tiles left − moves` (fewest tiles, then fewest clicks) |
+/// | `score` | `Σ (n − 2)²` over the groups removed, `+CLEARED` if it clears the board |
+impl Objective {
+    /// What a move removing `size` tiles adds.
+    #[inline]
+    pub fn reward(self, size: u32) -> i64 {
+        match self {
+            Objective::Score => points(size),
+            Objective::Moves | Objective::Tiles => -1,
+        }
+    }
+
+    /// What ending with `tiles` tiles left (no move left) adds.
+    #[inline]
+    pub fn terminal(self, tiles: u32) -> i64 {
+        let tiles = tiles as i64;
+        match self {
+            Objective::Score if tiles == 0 => CLEARED,
+            Objective::Score => 0,
+            Objective::Moves if tiles == 0 => 0,
+            Objective::Moves => UNCLEARED - TILE * tiles,
+            Objective::Tiles => -TILE * tiles,
+        }
+    }
+}
+
 /// The knobs of a click game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Rules {

@@ -86,7 +86,7 @@ fn anytime_solutions_are_legal_worth_their_value_and_improve() {
                         }
                         Objective::Score => assert_eq!(
                             *v,
-                            solve::samegame_score(
+                            tumble::rules::score(
                                 moves.iter().map(|m| m.size as u32),
                                 end.is_empty()
                             )
@@ -176,7 +176,7 @@ fn solve_reports_score_and_tiles_that_match_a_replay() {
         let sizes = played.iter().map(|p| p.0.size.unwrap());
         assert_eq!(
             r.score,
-            solve::samegame_score(sizes, last.is_empty()),
+            tumble::rules::score(sizes, last.is_empty()),
             "{objective:?}"
         );
         assert_eq!(r.length, clicks.len());

@@ -7,6 +7,8 @@
 //! clear, or fewest tiles left of small boards.
 
 mod common;
+#[path = "../examples/samegame_nested/nmcs.rs"]
+mod nmcs;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -16,10 +18,21 @@ use common::{best_score, bfs_optimum, fewest_tiles, random_board, RefBoard, Rng,
 use tumble::click::ClickGame;
 use tumble::grid::Grid;
 use tumble::objective::value_of;
-use tumble::rules::{Game, Objective};
-use tumble::samegame::{
-    self, points, rollout, Board, Code, Goal, Groups, Live, Nrpa, Start, Weights, TILE, UNCLEARED,
-};
+use tumble::rules::{points, Game, Objective, TILE, UNCLEARED};
+use tumble::samegame::{self, playout, Board, Code, Groups, Live, Nrpa, Start, Weights};
+
+/// The value under `goal` of a tabu [`playout`] from `b`, the end included; its moves go to
+/// `moves`.
+fn rollout(
+    b: &Board,
+    min_group: u16,
+    goal: Objective,
+    groups: &mut Groups,
+    moves: &mut Vec<u8>,
+) -> i64 {
+    let (v, end) = playout(b, min_group, goal, groups, moves);
+    v + goal.terminal(end.tiles())
+}
 
 fn grid_of(r: &RefBoard) -> Grid {
     r.rows_top().join("\n").parse().unwrap()
@@ -182,16 +195,16 @@ fn boards_with_a_gap_or_too_big_are_refused() {
     assert!(Board::from_grid(&big).is_none());
 }
 
-/// Plays `cells` on the reference board: the line's value under `goal` (as the module docs
-/// of `samegame` define it), or `None` if a move is illegal or the line stops early.
-fn reference_value(start: &RefBoard, goal: Goal, cells: &[u8]) -> Option<i64> {
+/// Plays `cells` on the reference board: the line's value under `goal` (as [`Objective`]
+/// defines it), or `None` if a move is illegal or the line stops early.
+fn reference_value(start: &RefBoard, goal: Objective, cells: &[u8]) -> Option<i64> {
     let rules = Game::Samegame.rules().unwrap();
     let mut r = start.clone();
     let mut score = 0;
     for &i in cells {
         let (x, y) = Board::xy(i);
         let (next, g) = r.click(x, y, &rules).ok()?;
-        score += points(g.len() as u16);
+        score += points(g.len() as u32);
         r = next;
     }
     if !r.clickable_groups(&rules).is_empty() {
@@ -199,24 +212,19 @@ fn reference_value(start: &RefBoard, goal: Goal, cells: &[u8]) -> Option<i64> {
     }
     let (moves, tiles) = (cells.len() as i64, r.tiles() as i64);
     Some(match goal {
-        Goal::Score => score + if r.is_empty() { 1000 } else { 0 },
-        Goal::Moves if tiles == 0 => -moves,
-        Goal::Moves => UNCLEARED - TILE * tiles - moves,
-        Goal::Tiles => -TILE * tiles - moves,
+        Objective::Score => score + if r.is_empty() { 1000 } else { 0 },
+        Objective::Moves if tiles == 0 => -moves,
+        Objective::Moves => UNCLEARED - TILE * tiles - moves,
+        Objective::Tiles => -TILE * tiles - moves,
     })
 }
 
 fn reference_score(start: &RefBoard, cells: &[u8]) -> Option<i64> {
-    reference_value(start, Goal::Score, cells)
+    reference_value(start, Objective::Score, cells)
 }
 
 /// The value the bitboard engine's objectives give `cells` (replayed into its clicks).
-fn generic_value(r: &RefBoard, goal: Goal, cells: &[u8]) -> Option<i64> {
-    let objective = match goal {
-        Goal::Score => Objective::Score,
-        Goal::Moves => Objective::Moves,
-        Goal::Tiles => Objective::Tiles,
-    };
+fn generic_value(r: &RefBoard, objective: Objective, cells: &[u8]) -> Option<i64> {
     let rules = Game::Samegame.rules().unwrap();
     let (game, start) = ClickGame::<u64>::new(&grid_of(r), rules).ok()?;
     let mut s = start;
@@ -250,7 +258,16 @@ fn beam_lines_are_legal_and_wide_beams_find_the_best_score() {
             },
         ];
         let set = &sets[case % 2];
-        let best = samegame::search(&b, 2, set, 2, 1 << 16, &found, &stop, None);
+        let best = samegame::portfolio(
+            &b,
+            2,
+            std::slice::from_ref(set),
+            2,
+            1 << 16,
+            &found,
+            &stop,
+            None,
+        );
         let lines = lines.into_inner().unwrap();
         assert!(!lines.is_empty());
         for pair in lines.windows(2) {
@@ -270,7 +287,7 @@ fn playouts_are_legal_lines_worth_their_value() {
     for _ in 0..100 {
         let (r, b) = random_case(&mut rng);
         let mut moves = Vec::new();
-        let goal = [Goal::Score, Goal::Moves, Goal::Tiles][rng.below(3)];
+        let goal = [Objective::Score, Objective::Moves, Objective::Tiles][rng.below(3)];
         let v = rollout(&b, 2, goal, &mut groups, &mut moves);
         assert_eq!(reference_value(&r, goal, &moves), Some(v));
     }
@@ -287,7 +304,7 @@ fn playouts_follow_the_tabu_rule() {
     for _ in 0..100 {
         let (_, mut b) = random_case(&mut rng);
         let mut moves = Vec::new();
-        rollout(&b, 2, Goal::Score, &mut mine, &mut moves);
+        rollout(&b, 2, Objective::Score, &mut mine, &mut moves);
         let counts = *b.counts();
         let most = (0..counts.len()).fold(0, |m, c| if counts[c] > counts[m] { c } else { m });
         let tabu = most as u8 + 1;
@@ -319,12 +336,12 @@ fn a_beam_cut_short_offers_a_playout() {
     for _ in 0..50 {
         let (r, b) = random_case(&mut rng);
         let mut want = Vec::new();
-        let v = rollout(&b, 2, Goal::Score, &mut groups, &mut want);
+        let v = rollout(&b, 2, Objective::Score, &mut groups, &mut want);
         let lines = Mutex::new(Vec::new());
         let found = |v: i64, cells: &[u8]| lines.lock().unwrap().push((v, cells.to_vec()));
         let floor = AtomicI64::new(i64::MIN);
         let stop = AtomicBool::new(false);
-        let w = samegame::default_sets(Goal::Score)[0];
+        let w = samegame::default_sets(Objective::Score)[0];
         let now = std::time::Instant::now();
         let out = samegame::beam(&b, 2, 64, &w, &floor, &found, &stop, Some(now));
         assert_eq!(out, None);
@@ -364,7 +381,7 @@ fn the_portfolio_reports_only_improvements_and_returns_the_best() {
     let v = samegame::portfolio(
         &b,
         2,
-        &samegame::default_sets(Goal::Score),
+        &samegame::default_sets(Objective::Score),
         2,
         256,
         &found,
@@ -388,9 +405,9 @@ fn clearing_beams_report_legal_lines_and_wide_ones_find_the_optimum() {
         }
         let b = fast(&r);
         let goal = if case % 2 == 0 {
-            Goal::Moves
+            Objective::Moves
         } else {
-            Goal::Tiles
+            Objective::Tiles
         };
         let lines = Mutex::new(Vec::new());
         let found = |v: i64, cells: &[u8]| lines.lock().unwrap().push((v, cells.to_vec()));
@@ -399,7 +416,7 @@ fn clearing_beams_report_legal_lines_and_wide_ones_find_the_optimum() {
             playout_tiles: [0, 8, u32::MAX][case % 3],
             ..Weights::clearing(goal)
         };
-        let best = samegame::search(&b, 2, &w, 2, 1 << 16, &found, &stop, None);
+        let best = samegame::portfolio(&b, 2, &[w], 2, 1 << 16, &found, &stop, None);
         let lines = lines.into_inner().unwrap();
         assert!(!lines.is_empty(), "case {case}");
         for pair in lines.windows(2) {
@@ -414,11 +431,11 @@ fn clearing_beams_report_legal_lines_and_wide_ones_find_the_optimum() {
         // leave them); clearing in the fewest clicks when the board can be cleared.
         let (tiles, clicks) = fewest_tiles(&r, &rules);
         let want = match (goal, bfs_optimum(&r, &rules)) {
-            (Goal::Moves, Some(n)) => {
+            (Objective::Moves, Some(n)) => {
                 assert_eq!(tiles, 0);
                 -(n as i64)
             }
-            (Goal::Moves, None) => UNCLEARED - TILE * tiles as i64 - clicks as i64,
+            (Objective::Moves, None) => UNCLEARED - TILE * tiles as i64 - clicks as i64,
             _ => -TILE * tiles as i64 - clicks as i64,
         };
         assert_eq!(best, want, "case {case}");
@@ -449,14 +466,14 @@ fn nested_searches_report_legal_lines_worth_their_value() {
         let b = fast(&r);
         // A prefix: the first move of a tabu playout, when there is one.
         let mut first = Vec::new();
-        rollout(&b, 2, Goal::Score, &mut groups, &mut first);
+        rollout(&b, 2, Objective::Score, &mut groups, &mut first);
         let (prefix, from, value) = match first.first() {
             Some(&m) if case % 2 == 1 => {
                 b.groups(&mut groups);
                 let id = groups.list.iter().position(|g| g.seed == m).unwrap();
                 let mut c = b;
                 c.remove(&groups, id);
-                (vec![m], c, points(groups.list[id].size))
+                (vec![m], c, points(groups.list[id].size as u32))
             }
             _ => (Vec::new(), b, 0),
         };
@@ -466,7 +483,7 @@ fn nested_searches_report_legal_lines_worth_their_value() {
             value,
         };
         let mut seed = Vec::new();
-        let seeded = value + rollout(&from, 2, Goal::Score, &mut groups, &mut seed);
+        let seeded = value + rollout(&from, 2, Objective::Score, &mut groups, &mut seed);
         let set = Nrpa {
             level: 2,
             iterations: 8,
@@ -484,7 +501,7 @@ fn nested_searches_report_legal_lines_worth_their_value() {
         let playouts = samegame::nrpa(
             start,
             2,
-            Goal::Score,
+            Objective::Score,
             &set,
             2,
             seed,
@@ -508,10 +525,10 @@ fn nested_searches_report_legal_lines_worth_their_value() {
             );
         }
         let floor = AtomicI64::new(i64::MIN);
-        let (v, moves) = samegame::nmcs(
+        let (v, moves) = nmcs::nmcs(
             start,
             2,
-            Goal::Score,
+            Objective::Score,
             1 + case % 2,
             &floor,
             &found,
@@ -536,7 +553,7 @@ fn nested_searches_report_legal_lines_worth_their_value() {
                 assert_eq!(reference_score(&r, cells), Some(*v), "case {case}");
                 if w * h <= 64 {
                     assert_eq!(
-                        generic_value(&r, Goal::Score, cells),
+                        generic_value(&r, Objective::Score, cells),
                         Some(*v),
                         "case {case}"
                     );
@@ -558,7 +575,7 @@ fn nrpa_with_restarts_and_tabu_colours_reports_legal_lines() {
         let r = random_board(&mut rng, 8, 8, 3 + case % 2, false);
         let b = fast(&r);
         let mut seed = Vec::new();
-        let seeded = rollout(&b, 2, Goal::Score, &mut groups, &mut seed);
+        let seeded = rollout(&b, 2, Objective::Score, &mut groups, &mut seed);
         let set = Nrpa {
             level: 2,
             iterations: 6,
@@ -576,7 +593,7 @@ fn nrpa_with_restarts_and_tabu_colours_reports_legal_lines() {
         let playouts = samegame::nrpa(
             Start::at(&b),
             2,
-            Goal::Score,
+            Objective::Score,
             &set,
             2,
             Some(&seed),

@@ -1,4 +1,4 @@
-//! What the SameGame examples share: their arguments and reading a `problem NN` set.
+//! What the SameGame examples share: reading a `problem NN` set and choosing positions.
 
 use tumble::grid::Grid;
 use tumble::samegame::Board;
@@ -24,15 +24,36 @@ pub fn problems(text: &str) -> Vec<Board> {
         .collect()
 }
 
-/// The command line (program name first) and the positions of the set named by its first
-/// argument; with fewer than `min` entries, prints `usage` and exits with status 2.
-pub fn args_and_set(min: usize, usage: &str) -> (Vec<String>, Vec<Board>) {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() < min {
-        eprintln!("usage: {usage}");
-        std::process::exit(2);
+/// Position numbers (from 1) given as a comma-separated list, e.g. `1,2,3`.
+#[derive(Clone, Debug)]
+pub struct Positions(pub Vec<usize>);
+
+impl std::str::FromStr for Positions {
+    type Err = std::num::ParseIntError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.split(',')
+            .map(|p| p.trim().parse())
+            .collect::<Result<_, _>>()
+            .map(Positions)
     }
-    let text = std::fs::read_to_string(&args[1]).expect("a readable set");
+}
+
+/// The positions numbered `positions` of the set in file `path`, each with its number.
+pub fn chosen(
+    path: &std::path::Path,
+    positions: &Positions,
+) -> anyhow::Result<Vec<(usize, Board)>> {
+    let text = std::fs::read_to_string(path)?;
     let boards = problems(&text);
-    (args, boards)
+    positions
+        .0
+        .iter()
+        .map(|&p| {
+            let b = p
+                .checked_sub(1)
+                .and_then(|i| boards.get(i))
+                .ok_or_else(|| anyhow::anyhow!("no position {p} in {} boards", boards.len()))?;
+            Ok((p, *b))
+        })
+        .collect()
 }

@@ -22,7 +22,7 @@
 //! the position and groups after every click of random games against [`Board::remove`]
 //! and [`Board::groups`] (themselves checked against the plain reference simulator).
 
-use super::{Board, CELLS, SIDE};
+use super::board::{Board, CELLS, SIDE};
 
 /// Group slots: the groups of a position, plus those a click creates before it frees the
 /// ones it dissolved.

@@ -1,55 +1,46 @@
-//! Nested Rollout Policy Adaptation (Rosin 2011) and nested Monte-Carlo search (Cazenave
-//! 2009) on the byte engine, for the SameGame score (any [`Goal`] works).
+//! Nested Rollout Policy Adaptation (Rosin 2011) on the byte engine, for the SameGame
+//! score (any [`Objective`] works), and [`seeded`]: the beam portfolio for part of the
+//! time, then NRPA from its best line.
 //!
-//! - [`nrpa`]: a playout draws each move with probability proportional to
-//!   `exp(policy[code] + prior)`, where the code is the move's colour, its group's lowest
-//!   cell and ([`Code::CellSize`]) a bucket of its size, and the prior is the
-//!   [`playout`](super::playout)'s tabu rule made soft (GNRPA's bias, Cazenave 2020): a
-//!   cost on the most plentiful colour of the start and one per tile of the group (small
-//!   groups first let the others grow). A level-`n` search runs `iterations` level-`n − 1`
-//!   searches, each from a copy of its policy, and after each one moves its policy toward
-//!   the best line so far (raise every chosen move's weight, lower every legal
-//!   alternative's by its probability). Playouts keep the groups up to date across clicks
-//!   ([`Live`]: only the groups a click changed are found anew, and only their moves are
-//!   weighed anew), and record every step's legal moves as they go, so an adaptation needs
-//!   no replay; the adaptation's `exp` is a polynomial the compiler vectorises. (Against
-//!   rebuilding the union-find forest at every move and replaying a line to adapt to it:
-//!   57% fewer instructions, half the time per playout.) One search per thread at a time,
-//!   each with a fresh policy: restarted when it finishes its top level while time is
-//!   left, or ([`Nrpa::runs`]) after a set share of the time. The tabu colour need not be
-//!   the most plentiful ([`Nrpa::share`]): where colours are near equal, the first
-//!   searches try each, and the later ones keep the one with the best line so far and
-//!   start from that line (one that clears the board first: each search offers its best
-//!   line and its best clearing line). A start line (the beam's best, which keeps the most
-//!   plentiful colour for last) seeds the first search of that colour. A search may rank
-//!   its lines below their value by the tiles they leave ([`Nrpa::penalty`]), which
-//!   steers it toward the clearing bonus; it reports lines by their value.
-//! - [`nmcs`]: at every step of a level-`n` search, every legal move is followed by a
-//!   level-`n − 1` search (level 0: the tabu [`playout`](super::playout)); the best line
-//!   found so far is memorised and its next move played. Level 1 costs a playout per move
-//!   and step, level 2 that squared; the top level's moves are searched in parallel.
+//! [`nrpa`]: a playout draws each move with probability proportional to
+//! `exp(policy[code] + prior)`, where the code is the move's colour, its group's lowest
+//! cell and ([`Code::CellSize`]) a bucket of its size, and the prior is the
+//! [`playout`](super::playout)'s tabu rule made soft (GNRPA's bias, Cazenave 2020): a cost
+//! on the most plentiful colour of the start and one per tile of the group (small groups
+//! first let the others grow). A level-`n` search runs `iterations` level-`n − 1` searches,
+//! each from a copy of its policy, and after each one moves its policy toward the best line
+//! so far (raise every chosen move's weight, lower every legal alternative's by its
+//! probability). Playouts keep the groups up to date across clicks ([`Live`]: only the
+//! groups a click changed are found anew, and only their moves are weighed anew), and
+//! record every step's legal moves as they go, so an adaptation needs no replay; the
+//! adaptation's `exp` is a polynomial the compiler vectorises. One search per thread at a
+//! time, each with a fresh policy: restarted when it finishes its top level while time is
+//! left, or ([`Nrpa::runs`]) after a set share of the time. The tabu colour need not be the
+//! most plentiful ([`Nrpa::share`]): where colours are near equal, the first searches try
+//! each, and the later ones keep the one with the best line so far and start from that
+//! line (one that clears the board first: each search offers its best line and its best
+//! clearing line). A start line (the beam's best, which keeps the most plentiful colour
+//! for last) seeds the first search of that colour. A search may rank its lines below
+//! their value by the tiles they leave ([`Nrpa::penalty`]), which steers it toward the
+//! clearing bonus; it reports lines by their value.
 //!
 //! Every line better than the shared `floor` goes to `found`, with the moves of `prefix`
 //! (the line from the position the caller started at) in front.
 //!
-//! - [`seeded`]: the beam portfolio for part of the time, then NRPA from its best line.
-//!
-//! Measured on standard20 (README, "SameGame `standard20`, highest score"): at 60 s per
-//! position NRPA alone is level with the beam portfolio in total (70,594 against 71,181),
-//! ahead on 12 of 20 positions and far behind where it fails to clear (it is
-//! `--anytime nrpa`); NMCS level 2 was below both at 10–20 s. The portfolio for a tenth of
-//! the time, then NRPA from its line ([`seeded`]), made 78,384 on all 20 at 60 s: it is
-//! the default for the score with a deadline. With six searches per thread, near-equal
-//! colours tried as the tabu colour and lines ranked with a penalty of `(n − 2)²` on the
-//! tiles left, it made 81,250–81,526 (Selective NRPA's published total: 80,030).
+//! NRPA alone (`tumble --anytime nrpa`) and the beam portfolio each find lines the other
+//! misses: NRPA improves on a line where the beam stalls, and the beam's line keeps a
+//! clearing bonus NRPA alone may miss. [`seeded`] gets both, and is the score's search
+//! when there is a deadline.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
-use super::{most, playout, Board, Found, Goal, Groups, Live, Weights, CELLS, COLOURS, SIDE};
+use super::beam::Found;
+use super::board::{Board, CELLS, COLOURS, SIDE};
+use super::estimate::{most, Weights};
+use super::live::Live;
+use crate::rules::Objective;
 
 /// What a move's policy code holds besides its colour and lowest cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,8 +73,8 @@ pub struct Nrpa {
     /// colour's tiles (1: the most plentiful only, the first of equals). The first
     /// top-level searches try one each, most plentiful first; every later one keeps the
     /// colour with the best line so far and starts from that line (a line that clears the
-    /// board before any that does not: starting from one that does not, every later search
-    /// kept to it and missed the clearing bonus).
+    /// board before any that does not: a search keeps close to the line it starts from, so
+    /// one that starts from a line that does not clear would miss the clearing bonus).
     pub share: f64,
     /// What the search ranks its lines by: the value less `penalty · (n − 2)²` for a line
     /// that leaves `n > 2` tiles (0: the value). What it reports is the value itself.
@@ -91,10 +82,9 @@ pub struct Nrpa {
 }
 
 impl Default for Nrpa {
-    /// Level 3 of 100 iterations (as Rosin's); the prior and code as measured best on
-    /// standard20 at a fixed budget (level 2, two threads, all 20 positions: tabu cost 4
-    /// 59,577 against 2: 56,445 and 6: 59,062; a size cost 0.1–0.3 and the size buckets
-    /// +1,000–2,000, within the noise of each other).
+    /// Level 3 of 100 iterations (as Rosin's); a tabu cost of 4 (a move of the tabu colour
+    /// `e⁴ ≈ 55` times less likely: kept for last, yet never forbidden), a small cost per
+    /// tile, and the size buckets in the code.
     fn default() -> Self {
         Nrpa {
             level: 3,
@@ -168,11 +158,11 @@ impl Line {
 
     /// Closes the line once its last move is played, at `board`: the steps, whether it
     /// clears, the end's reward under `goal` and the rank `set` gives it.
-    fn end(&mut self, goal: Goal, set: &Nrpa, board: &Board) {
+    fn end(&mut self, goal: Objective, set: &Nrpa, board: &Board) {
         self.steps.push(self.entries.len() as u32);
         let tiles = board.tiles();
         self.clears = tiles == 0;
-        self.value += goal.terminal(board);
+        self.value += goal.terminal(board.tiles());
         self.rank = self.value - set.cost(tiles);
     }
 }
@@ -228,9 +218,9 @@ type Moves = Live<(u16, f64)>;
 
 /// What one thread of an [`nrpa`] works with.
 struct Ctx<'a, 'f> {
-    goal: Goal,
+    goal: Objective,
     set: Nrpa,
-    rng: u64,
+    rng: fastrand::Rng,
     coder: Coder,
     /// The start's groups (copied at the start of every playout) and a playout's.
     origin: Moves,
@@ -252,18 +242,10 @@ struct Ctx<'a, 'f> {
     clearing: Option<(i64, Vec<u8>)>,
 }
 
-/// A uniform draw from `[0, 1)` (xorshift64*).
-fn uniform(rng: &mut u64) -> f64 {
-    *rng ^= *rng >> 12;
-    *rng ^= *rng << 25;
-    *rng ^= *rng >> 27;
-    (rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-}
-
 /// `e^x` for `|x| < 700`, to a relative error below `2·10⁻⁷`: `2^n · e^u` with `n` the
 /// nearest integer to `x / ln 2` and `e^u`, `|u| ≤ ln 2 / 2`, by its Taylor polynomial of
 /// degree 6 (remainder under `0.35⁷ / 7! < 2·10⁻⁷`). The adaptation's factors need no
-/// more, and libm's `exp` was a tenth of an NRPA's time.
+/// more, and unlike libm's `exp` the loop over them vectorises.
 #[inline]
 fn exp(x: f64) -> f64 {
     // Adding 1.5·2⁵² rounds `x / ln 2` to the nearest integer `n`, held in the low bits.
@@ -314,7 +296,7 @@ impl Ctx<'_, '_> {
                 break;
             }
             let z: f64 = weights.iter().sum();
-            let mut r = uniform(rng) * z;
+            let mut r = rng.f64() * z;
             let mut pick = weights.len() - 1;
             for (k, &w) in weights.iter().enumerate() {
                 if r < w {
@@ -324,7 +306,7 @@ impl Ctx<'_, '_> {
                 r -= w;
             }
             let id = out.step(live, pick);
-            out.value += goal.reward(live.play(id, weigh));
+            out.value += goal.reward(live.play(id, weigh) as u32);
         }
         out.end(self.goal, &self.set, self.live.board());
         self.offer(out.value, &out.moves);
@@ -407,7 +389,7 @@ impl Ctx<'_, '_> {
             let id = live.at(m).expect("a legal line");
             let pick = live.index(id).expect("a legal line");
             out.step(live, pick);
-            out.value += self.goal.reward(live.play(id, weigh));
+            out.value += self.goal.reward(live.play(id, weigh) as u32);
         }
         assert!(live.ids().is_empty(), "a line played to its end");
         out.end(self.goal, &self.set, live.board());
@@ -415,7 +397,7 @@ impl Ctx<'_, '_> {
     }
 }
 
-/// Where an NRPA or NMCS starts: a position, the line to it and that line's value.
+/// Where an NRPA starts: a position, the line to it and that line's value.
 #[derive(Clone, Copy)]
 pub struct Start<'a> {
     pub board: &'a Board,
@@ -439,13 +421,13 @@ impl<'a> Start<'a> {
 /// The beam [`portfolio`](super::portfolio) of `sets` until `part`, then [`nrpa`] with
 /// `set` from its best line (as `seed`, its value as the floor) until `deadline`; every
 /// line better than the best so far goes to `found`. The beam's line keeps a clearing
-/// bonus NRPA alone may miss, and NRPA improves on it where the beam stalls (standard20 at
-/// 60 s, a tenth of the time to the beam: README). Returns NRPA's playouts.
+/// bonus NRPA alone may miss, and NRPA improves on it where the beam stalls. Returns
+/// NRPA's playouts.
 #[allow(clippy::too_many_arguments)]
 pub fn seeded(
     start: &Board,
     min_group: u16,
-    goal: Goal,
+    goal: Objective,
     sets: &[Weights],
     set: &Nrpa,
     threads: usize,
@@ -513,7 +495,7 @@ fn tabu_colours(counts: &[u16; COLOURS], share: f64) -> Vec<u8> {
 pub fn nrpa(
     start: Start,
     min_group: u16,
-    goal: Goal,
+    goal: Objective,
     set: &Nrpa,
     threads: usize,
     seed: Option<&[u8]>,
@@ -545,7 +527,7 @@ pub fn nrpa(
         let mut ctx = Ctx {
             goal,
             set: *set,
-            rng: 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(t as u64 + 1) | 1,
+            rng: fastrand::Rng::with_seed(t as u64 + 1),
             origin: Live::new(start.board, min_group, |_, _, _| ((0, 0.0), 0.0)),
             live: Live::empty(),
             coder,
@@ -624,142 +606,6 @@ pub fn nrpa(
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).sum()
     })
-}
-
-/// The shared part of an [`nmcs`]: its limits and where lines go.
-struct Nested<'a, 'f> {
-    min_group: u16,
-    goal: Goal,
-    floor: &'a AtomicI64,
-    found: &'a Found<'f>,
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-}
-
-impl Nested<'_, '_> {
-    fn done(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// A level-`level` search from `b`, reached by `path` worth `value`: the best line's
-    /// value from `b` and its moves.
-    fn search(
-        &self,
-        b: &Board,
-        level: usize,
-        path: &mut Vec<u8>,
-        value: i64,
-        groups: &mut Groups,
-        top: bool,
-    ) -> (i64, Vec<u8>) {
-        if level == 0 {
-            let mut moves = Vec::new();
-            let (r, end) = playout(b, self.min_group, self.goal, groups, &mut moves);
-            let v = r + self.goal.terminal(&end);
-            if self.floor.fetch_max(value + v, Ordering::Relaxed) < value + v {
-                let mut all = path.clone();
-                all.extend_from_slice(&moves);
-                (self.found)(value + v, &all);
-            }
-            return (v, moves);
-        }
-        let depth = path.len();
-        let mut b = *b;
-        let mut acc = 0;
-        let mut best: Option<(i64, Vec<u8>)> = None;
-        let mut played = 0;
-        loop {
-            b.groups(groups);
-            let legal: Vec<(u8, u16)> = groups
-                .list
-                .iter()
-                .filter(|g| g.size >= self.min_group)
-                .map(|g| (g.seed, g.size))
-                .collect();
-            if legal.is_empty() || self.done() {
-                break;
-            }
-            let child = |m: u8, size: u16, path: &mut Vec<u8>, groups: &mut Groups| {
-                let mut c = b;
-                c.groups(groups);
-                let id = groups.label[m as usize] as usize;
-                c.remove(groups, id);
-                let r = self.goal.reward(size);
-                path.push(m);
-                let (v, line) = self.search(&c, level - 1, path, value + acc + r, groups, false);
-                path.pop();
-                (r + v, m, line)
-            };
-            let tried: Vec<(i64, u8, Vec<u8>)> = if top && level >= 2 {
-                legal
-                    .par_iter()
-                    .map_init(
-                        || (path.clone(), Groups::default()),
-                        |(p, g), &(m, size)| child(m, size, p, g),
-                    )
-                    .collect()
-            } else {
-                legal
-                    .iter()
-                    .map(|&(m, size)| child(m, size, path, groups))
-                    .collect()
-            };
-            for (v, m, line) in tried {
-                let total = acc + v;
-                if best.as_ref().is_none_or(|(bv, _)| total > *bv) {
-                    let mut moves = path[depth..].to_vec();
-                    moves.push(m);
-                    moves.extend(line);
-                    best = Some((total, moves));
-                }
-            }
-            let (_, moves) = best.as_ref().expect("a line");
-            let m = moves[played];
-            b.groups(groups);
-            let id = groups.label[m as usize] as usize;
-            acc += self.goal.reward(groups.list[id].size);
-            b.remove(groups, id);
-            path.push(m);
-            played += 1;
-        }
-        path.truncate(depth);
-        // Nothing tried (no move, or no time): a playout, reported as at level 0.
-        best.unwrap_or_else(|| self.search(&b, 0, path, value, groups, false))
-    }
-}
-
-/// Nested Monte-Carlo search of `level` from `start` (its top level's moves searched in
-/// parallel on the current rayon pool), memorising the best line, until it ends, `stop` or
-/// the deadline. Every line better than `floor` goes to `found`. Returns the best line's
-/// value from `start.board` and its moves.
-#[allow(clippy::too_many_arguments)]
-pub fn nmcs(
-    start: Start,
-    min_group: u16,
-    goal: Goal,
-    level: usize,
-    floor: &AtomicI64,
-    found: &Found,
-    stop: &AtomicBool,
-    deadline: Option<Instant>,
-) -> (i64, Vec<u8>) {
-    let n = Nested {
-        min_group,
-        goal,
-        floor,
-        found,
-        stop,
-        deadline,
-    };
-    let mut path = start.prefix.to_vec();
-    n.search(
-        start.board,
-        level,
-        &mut path,
-        start.value,
-        &mut Groups::default(),
-        true,
-    )
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::bits::Bits;
 use crate::click::{Click, ClickBoard};
 use crate::objective::Objectived;
-use crate::report::{samegame_score, Progress};
+use crate::report::Progress;
 use crate::samegame;
 use crate::search::anytime::{self, Control, Scored};
 
@@ -42,7 +42,7 @@ pub(super) fn best_value<B: Bits>(
         Progress::Solution {
             moves: moves.len(),
             tiles_left: end.tiles() as usize,
-            score: samegame_score(moves.iter().map(|m| m.size as u32), end.is_empty()),
+            score: crate::rules::score(moves.iter().map(|m| m.size as u32), end.is_empty()),
             elapsed,
         }
     };

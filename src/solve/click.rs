@@ -7,7 +7,7 @@ use crate::click::{Click, ClickBoard, ClickGame};
 use crate::grid::Grid;
 use crate::objective::Objectived;
 use crate::puzzle::{Puzzle, INFINITE};
-use crate::report::{samegame_score, Progress, Report, Step};
+use crate::report::{Progress, Report, Step};
 use crate::rules::{Clickable, Objective, Sideways};
 use crate::samegame;
 
@@ -127,7 +127,7 @@ fn build_report<B: Bits>(
         board: grid.to_inline(),
         objective,
         length: moves.len(),
-        score: samegame_score(moves.iter().map(|m| m.size as u32), tiles_left == 0),
+        score: crate::rules::score(moves.iter().map(|m| m.size as u32), tiles_left == 0),
         moves: steps,
         optimal: false,
         lower_bound: 0,

@@ -67,11 +67,7 @@ fn fast_search<B: Bits>(
     opts: &SearchOptions,
 ) {
     let game = q.game;
-    let goal = match q.objective {
-        Objective::Moves => samegame::Goal::Moves,
-        Objective::Tiles => samegame::Goal::Tiles,
-        Objective::Score => samegame::Goal::Score,
-    };
+    let goal = q.objective;
     // Its moves are cells of the board they are played on: the bitboard engine replays
     // them into clicks.
     let found = |value: i64, cells: &[u8]| {
@@ -88,7 +84,7 @@ fn fast_search<B: Bits>(
     let min_group = game.rules.min_group as u16;
     let sets = samegame::default_sets(goal);
     match method {
-        Method::Beam if goal == samegame::Goal::Score && opts.deadline().is_some() => {
+        Method::Beam if goal == Objective::Score && opts.deadline().is_some() => {
             // The portfolio for SEEDED_PART of the time, then NRPA from its best line.
             let deadline = opts.deadline().expect("a deadline");
             let now = Instant::now();

@@ -9,7 +9,7 @@ use crate::bits::Bits;
 use crate::click::{Click, ClickBoard, ClickGame};
 use crate::objective::Objectived;
 use crate::puzzle::{Puzzle, INFINITE};
-use crate::report::{samegame_score, Progress};
+use crate::report::Progress;
 use crate::samegame;
 use crate::search::anytime::{self, Control};
 use crate::search::{ida_star, Event, Outcome, SearchOptions};
@@ -190,7 +190,7 @@ pub(super) fn fewest_moves<B: Bits>(
                         on_progress(Progress::Solution {
                             moves: moves.len(),
                             tiles_left: 0,
-                            score: samegame_score(moves.iter().map(|m| m.size as u32), true),
+                            score: crate::rules::score(moves.iter().map(|m| m.size as u32), true),
                             elapsed,
                         });
                         // IDA*'s solutions prune the anytime search, and the anytime

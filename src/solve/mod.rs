@@ -41,7 +41,7 @@ pub use replay::{has_moves, replay};
 pub use setup::Setup;
 
 pub use crate::generate::generate;
-pub use crate::report::{samegame_score, Progress, Replayed, Report, Step};
+pub use crate::report::{Progress, Replayed, Report, Step};
 
 use crate::bits::Bits;
 use crate::click::{ClickBoard, ClickGame};
