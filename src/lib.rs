@@ -13,6 +13,7 @@
 //! | [`grid`] | the board as text and as a plain grid: parsing, errors, printing |
 //! | [`rules`] | the rule knobs and the named games |
 //! | [`click`] | the click-game bitboard engine: groups, gravity, sideways steps, bounds |
+//! | [`daily`] | NRK Former's board of a day, made as NRK's page makes it |
 //! | [`edge`] | the edge bound where columns stay: relaxed games on the edge columns |
 //! | [`floodit`] | the Flood-It engine |
 //! | [`puzzle`] | the small trait every search algorithm is written against |
@@ -32,6 +33,7 @@
 
 pub mod bits;
 pub mod click;
+pub mod daily;
 pub mod edge;
 pub mod floodit;
 pub mod grid;
