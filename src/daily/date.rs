@@ -330,11 +330,12 @@ mod tests {
         assert_eq!(empty.into_iter().count(), 0);
         let open = DateRange::parse_from("..=2024-11-24", first).unwrap();
         assert_eq!(open.len(), 2);
+        // (the clock may pass midnight between two readings)
         let today = Date::today().unwrap();
         let to_today = DateRange::parse_from("2024-11-23..today", first).unwrap();
-        assert_eq!(to_today.last, today.previous_day());
+        assert!([today.previous_day(), today].contains(&to_today.last));
         let open_end = DateRange::parse_from("2024-11-23..", first).unwrap();
-        assert_eq!(open_end.last, today);
+        assert!([today, today.next_day()].contains(&open_end.last));
         assert!(matches!(
             DateRange::parse_from("2024-11-23..=", first),
             Err(DailyError::BadRange(_))
@@ -349,6 +350,7 @@ mod tests {
     fn today_is_a_real_recent_day() {
         let t = Date::today().unwrap();
         assert!(t > d("2024-11-23"), "{t}");
-        assert_eq!("today".parse::<Date>().unwrap(), t);
+        let again: Date = "today".parse().unwrap();
+        assert!(again == t || again == t.next_day(), "{t} then {again}");
     }
 }
