@@ -14,8 +14,9 @@
 //! | [`grid`] | the board as text and as a plain grid: parsing, errors, printing |
 //! | [`rules`] | the rule knobs and the named games |
 //! | [`generate`] | reproducible random boards |
-//! | [`boardset`] | THE reader of board sets (benchmarks, proven boards, records) |
-//! | [`report`] | what a solver hands back: report, steps, progress, SameGame score |
+//! | [`daily`] | NRK Former's board of a day, made as NRK's page makes it |
+//! | [`boardset`] | the one reader of board sets (benchmarks, proven boards, records) |
+//! | [`report`] | what a solver hands back: report, steps, progress |
 //! | [`puzzle`] | the small trait every search algorithm is written against |
 //! | [`edge`] | the edge bound where columns stay: relaxed games on the edge columns |
 //! | [`click`] | the click-game bitboard engine: groups, gravity, sideways steps, bounds |
@@ -43,6 +44,7 @@ pub mod bits;
 pub mod boardset;
 pub mod check;
 pub mod click;
+pub mod daily;
 pub mod edge;
 pub mod floodit;
 pub mod generate;

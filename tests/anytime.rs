@@ -1,7 +1,6 @@
 //! The anytime search: its solutions are legal and worth what it says, it only ever
 //! improves, it never beats the exact optimum, and the front ends print the right figures.
 
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -189,18 +188,6 @@ fn solve_reports_score_and_tiles_that_match_a_replay() {
     }
 }
 
-fn shared(path: &str) -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(path);
-    assert!(
-        p.is_file(),
-        "this test needs {} (the shared benchmark data next to the repository)",
-        p.display()
-    );
-    p
-}
-
 /// The score objective prints every improvement with its time, with the default search
 /// and with `--anytime nrpa` (on a SameGame board the byte engine's NRPA: every line it
 /// reports is replayed by the solver, where an illegal one would panic).
@@ -236,8 +223,17 @@ fn cli_tiles_objective_prints_tiles_left() {
 }
 
 #[test]
-fn bench_reads_standard20_and_totals_score_moves_and_tiles() {
-    let file = shared("benchmarks/samegame/standard20.txt");
+fn bench_reads_problem_blocks_and_totals_score_moves_and_tiles() {
+    // boards of the standard SameGame test set's size, colours and layout (a line
+    // `problem NN`, then the rows, top row first); the first two of three are read
+    let mut text = String::from("# generated 15x15 positions, 5 colours\n");
+    for n in 1..=3u64 {
+        let grid = generate(15, 15, 5, 40 + n);
+        text.push_str(&format!("problem {n:02}\n{}\n", grid.to_text()));
+    }
+    let file =
+        std::env::temp_dir().join(format!("tumble-test-{}-problems.txt", std::process::id()));
+    std::fs::write(&file, text).unwrap();
     Command::cargo_bin("tumble")
         .unwrap()
         .args([

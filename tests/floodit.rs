@@ -1,34 +1,22 @@
-//! Flood-It end to end: the `solve`, `check`, `gen` and `bench` commands, and the first
-//! boards of the pc19 benchmark set (read from `../shared`, never copied into the repo).
+//! Flood-It end to end: the `solve`, `check`, `gen` and `bench` commands, proofs on
+//! generated boards of the pc19 benchmark's size, and optima against a breadth-first search
+//! on tiny boards.
 
-use std::path::PathBuf;
+mod common;
 
 use assert_cmd::Command;
 use predicates::str::contains;
 
+use common::{floodit_bfs_optimum, random_board, temp_file, RefBoard, Rng};
 use tumble::floodit::{self, bounds, Engine};
 use tumble::grid::Grid;
 use tumble::rules::Game;
-use tumble::solve::{solve, Setup};
+use tumble::solve::{generate, solve, Setup};
 
 const BOARD: &str = "ABCA,BBCA,CAAB,ABCC";
 
 fn tumble() -> Command {
     Command::cargo_bin("tumble").expect("the tumble binary is built")
-}
-
-/// A benchmark file from the shared data directory; fails the test (with the path) if the
-/// data is missing.
-fn shared(file: &str) -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/benchmarks/floodit")
-        .join(file);
-    assert!(
-        p.is_file(),
-        "benchmark data is missing: {} (this test needs the shared benchmark sets next to the repository)",
-        p.display()
-    );
-    p
 }
 
 #[test]
@@ -160,21 +148,33 @@ fn generated_boards_are_full_and_solve() {
     assert!(floodit::is_one_colour(r.boards.last().unwrap()));
 }
 
+/// A generated board written with the characters `symbols` for its colours (in the order of
+/// the board's palette).
+fn written_with(grid: &Grid, symbols: &str) -> Vec<String> {
+    let symbols: Vec<char> = symbols.chars().collect();
+    grid.rows()
+        .iter()
+        .map(|row| {
+            row.chars()
+                .map(|c| {
+                    let i = grid.palette().iter().position(|&p| p == c).unwrap();
+                    symbols[i]
+                })
+                .collect()
+        })
+        .collect()
+}
+
 #[test]
-fn first_pc19_boards_are_proven_and_replay_to_one_colour() {
-    let text = std::fs::read_to_string(shared("pc19.txt")).unwrap();
-    let mut total = 0;
-    for (i, line) in text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(20)
-        .enumerate()
-    {
-        let grid = floodit::square_up(line.trim().parse().unwrap());
-        assert_eq!((grid.width(), grid.height()), (14, 14), "board {}", i + 1);
+fn generated_14x14_boards_are_proven_and_replay_to_one_colour() {
+    // twenty boards of the pc19 benchmark's size and colours, from the top left
+    let mut proven = 0;
+    for seed in 1..=20 {
+        let grid = generate(14, 14, 6, seed);
+        assert_eq!((grid.width(), grid.height()), (14, 14), "seed {seed}");
         let setup = Setup::new(Game::Floodit);
         let r = solve(&grid, &setup, &mut |_| {}).unwrap();
-        assert!(r.optimal, "board {} not proven", i + 1);
+        assert!(r.optimal, "seed {seed} not proven");
         assert_eq!(r.lower_bound as usize, r.length);
         // replay the colours from the top left
         let colours: Vec<char> = r
@@ -196,19 +196,43 @@ fn first_pc19_boards_are_proven_and_replay_to_one_colour() {
         ] {
             assert!(
                 r.length >= b as usize,
-                "board {}: {} < bound {b}",
-                i + 1,
+                "seed {seed}: {} < bound {b}",
                 r.length
             );
         }
-        total += r.length;
+        // six colours need at least five moves
+        assert!(r.length >= 5, "seed {seed}: {} moves", r.length);
+        proven += 1;
     }
-    assert!(total > 0);
+    assert_eq!(proven, 20);
+}
+
+#[test]
+fn solve_matches_breadth_first_search_on_tiny_boards() {
+    let mut rng = Rng::with_seed(19);
+    let mut checked = 0;
+    for case in 0..60 {
+        let (w, h) = (2 + rng.usize(..4), 2 + rng.usize(..3));
+        let colours = 2 + rng.usize(..3);
+        let r: RefBoard = random_board(&mut rng, w, h, colours, false);
+        let grid: Grid = r.inline().parse().unwrap();
+        let want = floodit_bfs_optimum(&r, (0, h - 1));
+        let got = solve(&grid, &Setup::new(Game::Floodit), &mut |_| {}).unwrap();
+        assert!(got.optimal, "case {case}: {}", r.inline());
+        assert_eq!(got.length, want, "case {case}: {}", r.inline());
+        checked += 1;
+    }
+    assert_eq!(checked, 60);
 }
 
 #[test]
 fn bench_reads_the_floodtest_blocks() {
-    let file = shared("floodtest1000.txt");
+    // two boards of digit rows separated by a blank line, as the code-golf set writes them
+    let blocks: Vec<String> = [1, 2]
+        .iter()
+        .map(|&seed| written_with(&generate(13, 13, 6, seed), "123456").join("\n"))
+        .collect();
+    let file = temp_file("floodtest.txt", &(blocks.join("\n\n") + "\n"));
     tumble()
         .args([
             "bench", "--game", "floodit", "--start", "centre", "--limit", "2", "--json",
@@ -222,7 +246,12 @@ fn bench_reads_the_floodtest_blocks() {
 
 #[test]
 fn bench_reads_one_board_per_line() {
-    let file = shared("b12c12n1000.txt");
+    // four boards of twelve colours, one per line as the b12c12 set writes them; the first
+    // three are read
+    let lines: Vec<String> = (1..=4)
+        .map(|seed| written_with(&generate(12, 12, 12, seed), "123456789abc").concat())
+        .collect();
+    let file = temp_file("b12c12.txt", &(lines.join("\n") + "\n"));
     let out = tumble()
         .args(["bench", "--game", "floodit", "--limit", "3", "--json"])
         .arg(&file)

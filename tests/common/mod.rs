@@ -5,8 +5,12 @@
 //! is the colour's character as a byte (`b'A'`, `b'3'`, ...) or `b'.'` when empty. Nothing
 //! here uses the engine: only the rule knobs (`tumble::rules::Rules`, plain data) are shared.
 //!
-//! Every test file includes this module but uses only part of it.
+//! Every test file includes this module but uses only part of it. [`data`] holds the few
+//! boards with known optima; [`proofs`] checks a proof of one through the command line.
 #![allow(dead_code)]
+
+pub mod data;
+pub mod proofs;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
@@ -315,23 +319,9 @@ pub fn replay(
     Ok((b, sizes))
 }
 
-/// A tiny deterministic random number generator (SplitMix64), for tests that draw many
-/// choices from one proptest seed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The one random number generator of the crate, seeded by each test for repeatable
+/// choices.
+pub use fastrand::Rng;
 
 /// The colour characters random boards use (mixed kinds on purpose).
 pub const SYMBOLS: &[u8] = b"ABz3@%";
@@ -341,76 +331,68 @@ pub const SYMBOLS: &[u8] = b"ABz3@%";
 pub fn random_board(rng: &mut Rng, w: usize, h: usize, colours: usize, holes: bool) -> RefBoard {
     let mut cells = vec![vec![EMPTY; w]; h];
     for x in 0..w {
-        let height = if holes && rng.below(3) == 0 {
-            rng.below(h + 1)
+        let height = if holes && rng.usize(..3) == 0 {
+            rng.usize(..h + 1)
         } else {
             h
         };
         for row in cells.iter_mut().take(height) {
-            row[x] = SYMBOLS[rng.below(colours)];
+            row[x] = SYMBOLS[rng.usize(..colours)];
         }
     }
     RefBoard { cells }
 }
 
-/// The shared data file of proven optima.
-pub fn proven_path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/boards/proven.txt")
-}
-
-/// One board of the shared data file: the date comment just above it (Former boards), the
-/// game, the board and its proven optimum.
-#[derive(Clone, Debug)]
-pub struct ProvenBoard {
-    pub date: Option<String>,
-    pub game: String,
-    pub board: String,
-    pub optimum: usize,
-}
-
-/// Every board of `../shared/boards/proven.txt`. Panics (failing the test) when the shared
-/// data is missing or malformed: a test that needs it must never pass without it.
-pub fn proven_boards() -> Vec<ProvenBoard> {
-    let path = proven_path();
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "the shared data is missing: cannot read {} ({e}); these tests need ../shared/boards/proven.txt beside the repository",
-            path.display()
-        )
-    });
-    let mut out = Vec::new();
-    let mut date = None;
-    for line in text.lines().map(str::trim) {
-        if let Some(c) = line.strip_prefix('#') {
-            // "# 2024-11-22 proof 2.92988 s"
-            let word = c.split_whitespace().next().unwrap_or("");
-            if word.len() == 10 && word.as_bytes()[4] == b'-' && word.as_bytes()[7] == b'-' {
-                date = Some(word.to_string());
+/// Flood-It's fewest moves by breadth-first search over whole boards, the flood growing from
+/// `origin` (`y = 0` at the bottom). A move gives the flood a colour that touches it, and
+/// the board is solved when one colour is left. For tiny boards only.
+pub fn floodit_bfs_optimum(start: &RefBoard, origin: Cell) -> usize {
+    let mut seen: HashSet<RefBoard> = HashSet::from([start.clone()]);
+    let mut frontier = vec![start.clone()];
+    let mut depth = 0;
+    loop {
+        if frontier.iter().any(|b| b.colours_left() <= 1) {
+            return depth;
+        }
+        let mut next = Vec::new();
+        for b in &frontier {
+            let flood = b.flood(origin.0, origin.1);
+            let own = b.get(origin.0, origin.1);
+            // the colours of the cells next to the flood
+            let mut touching = BTreeSet::new();
+            for &(x, y) in &flood {
+                let near = [
+                    (x.wrapping_sub(1), y),
+                    (x + 1, y),
+                    (x, y.wrapping_sub(1)),
+                    (x, y + 1),
+                ];
+                for (nx, ny) in near {
+                    if nx < b.width() && ny < b.height() && b.get(nx, ny) != own {
+                        touching.insert(b.get(nx, ny));
+                    }
+                }
             }
-            continue;
+            for c in touching {
+                let mut after = b.clone();
+                for &(x, y) in &flood {
+                    after.cells[y][x] = c;
+                }
+                if seen.insert(after.clone()) {
+                    next.push(after);
+                }
+            }
         }
-        if line.is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('|').collect();
-        assert_eq!(f.len(), 3, "malformed line in {}: {line}", path.display());
-        out.push(ProvenBoard {
-            date: date.take(),
-            game: f[0].to_string(),
-            board: f[1].to_string(),
-            optimum: f[2]
-                .parse()
-                .unwrap_or_else(|_| panic!("malformed optimum in {}: {line}", path.display())),
-        });
+        assert!(!next.is_empty(), "a Flood-It board always has a move");
+        frontier = next;
+        depth += 1;
     }
-    assert!(!out.is_empty(), "no boards in {}", path.display());
-    out
 }
 
-/// The Former board of a date in the shared data (panics when it is not there).
-pub fn former_of(date: &str) -> ProvenBoard {
-    proven_boards()
-        .into_iter()
-        .find(|b| b.game == "former" && b.date.as_deref() == Some(date))
-        .unwrap_or_else(|| panic!("the shared data has no former board of {date}"))
+/// Writes `text` to a file of the system's temporary directory named after the test process
+/// and `name`, and returns its path.
+pub fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("tumble-test-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
 }
