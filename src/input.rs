@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use crate::boardset::Entry;
+use crate::daily::{former_board, DailyError, Date, DateRange};
 use crate::grid::{BoardError, Grid, MAX_COLOURS};
 use crate::rules::{Clickable, Game, Objective, Sideways};
 use crate::search::anytime::Method;
@@ -67,6 +69,14 @@ pub enum InputError {
     InBoard { name: String, err: Box<InputError> },
     #[error("{0}")]
     Threads(rayon::ThreadPoolBuildError),
+    #[error(transparent)]
+    Daily(#[from] DailyError),
+    #[error(
+        "--date gives NRK Former boards, not {0} boards: leave out --game or say --game former"
+    )]
+    DateNotFormer(Game),
+    #[error("give a board or --date, not both")]
+    BoardAndDate,
 }
 
 /// The game and the rule knobs a user chose (each `None` keeps the game's own).
@@ -312,6 +322,38 @@ pub fn gen_board(
     Ok(crate::generate::generate(w, h, k, seed))
 }
 
+/// The board text of NRK Former's board of `date` (`YYYY-MM-DD` or `today`), and the game
+/// made Former in `rules` (an explicit other game is refused).
+pub fn dated_board(date: &str, rules: &mut RuleChoices) -> Result<String, InputError> {
+    match rules.game {
+        None | Some(Game::Former) => rules.game = Some(Game::Former),
+        Some(other) => return Err(InputError::DateNotFormer(other)),
+    }
+    let date: Date = date.parse()?;
+    Ok(former_board(date)?.to_text())
+}
+
+/// The Former boards of a range of days (`2024-11-23..2026-11-24`, `..today`; see
+/// [`DateRange::parse`]) as a board set, each named by its date.
+pub fn dated_entries(range: &str, rules: &mut RuleChoices) -> Result<Vec<Entry>, InputError> {
+    match rules.game {
+        None | Some(Game::Former) => rules.game = Some(Game::Former),
+        Some(other) => return Err(InputError::DateNotFormer(other)),
+    }
+    DateRange::parse(range)?
+        .into_iter()
+        .map(|date| {
+            Ok(Entry {
+                name: date.to_string(),
+                game: Some(Game::Former),
+                board: former_board(date)?.to_text(),
+                expected: None,
+                exact: false,
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -417,5 +459,45 @@ mod tests {
             bad.apply(&mut setup),
             Err(InputError::BadTimeLimit(_))
         ));
+    }
+
+    #[test]
+    fn a_date_gives_a_former_board_and_refuses_other_games() {
+        let mut rules = RuleChoices::default();
+        let text = dated_board("2024-12-07", &mut rules).unwrap();
+        assert_eq!(rules.game, Some(Game::Former));
+        let grid = Grid::parse(&text).unwrap();
+        assert_eq!((grid.width(), grid.height()), (7, 9));
+        let mut dust = RuleChoices {
+            game: Some(Game::Dust),
+            ..RuleChoices::default()
+        };
+        let e = dated_board("2024-12-07", &mut dust).unwrap_err();
+        assert!(e.to_string().contains("not dust boards"), "{e}");
+        let e = dated_board("2024-11-22", &mut RuleChoices::default()).unwrap_err();
+        assert!(e.to_string().contains("NRK's server"), "{e}");
+        let e = dated_board("2024-13-01", &mut RuleChoices::default()).unwrap_err();
+        assert!(e.to_string().contains("2024-13-01"), "{e}");
+    }
+
+    #[test]
+    fn a_range_of_dates_is_a_board_set_named_by_day() {
+        let mut rules = RuleChoices::default();
+        let set = dated_entries("2024-11-23..=2024-11-27", &mut rules).unwrap();
+        let names: Vec<&str> = set.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "2024-11-23",
+                "2024-11-24",
+                "2024-11-25",
+                "2024-11-26",
+                "2024-11-27"
+            ]
+        );
+        for e in &set {
+            let mut r = RuleChoices::default();
+            assert_eq!(e.board, dated_board(&e.name, &mut r).unwrap());
+        }
     }
 }

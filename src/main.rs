@@ -55,27 +55,20 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve {
             board,
+            date,
             rules,
             search,
             json,
-        } => cli::solve::run(board, rules.into(), search.into(), json),
-        Command::Check {
-            board,
-            moves,
-            rules,
-        } => cli::check::run(&board, &moves, &rules.into()),
+        } => cli::solve::run(board, date, rules.into(), search.into(), json),
+        Command::Check { args, date, rules } => cli::check::run(&args, date, rules.into()),
         Command::Gen {
             game,
+            date,
             width,
             height,
             colours,
             seed,
-        } => tumble::input::gen_board(game, width, height, colours, seed)
-            .map(|grid| {
-                println!("{grid}");
-                ExitCode::SUCCESS
-            })
-            .map_err(Into::into),
+        } => cli::gen::run(game, date, width, height, colours, seed),
         Command::Bench(args) => cli::bench::run(args, std::io::stderr().is_terminal()),
     };
     match result {

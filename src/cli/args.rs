@@ -23,8 +23,12 @@ pub enum Command {
     /// Solve a board: prints every improvement as found, then the answer step by step.
     Solve {
         /// The board: a file, `-` for stdin, or inline (`GGGGBOYO,RORGYGBY,...`).
-        /// Without it, the dust board of the seed article.
+        /// Without it (and without --date), the dust board of the seed article.
+        #[arg(conflicts_with = "date")]
         board: Option<String>,
+        /// NRK Former's board of this day: `YYYY-MM-DD` or `today` (from 2024-11-23 on).
+        #[arg(long)]
+        date: Option<String>,
         #[command(flatten)]
         rules: RuleArgs,
         #[command(flatten)]
@@ -35,10 +39,13 @@ pub enum Command {
     },
     /// Replay a move list on a board, printing the board after each move.
     Check {
-        /// The board: a file, `-` for stdin, or inline.
-        board: String,
-        /// The moves: `"(7,0) (3,1) ..."` for click games, colours for Flood-It.
-        moves: String,
+        /// The board (a file, `-` for stdin, or inline), then the moves: `"(7,0) (3,1) ..."`
+        /// for click games, colours for Flood-It. With --date, the moves alone.
+        #[arg(num_args = 1..=2, required = true, value_names = ["BOARD", "MOVES"])]
+        args: Vec<String>,
+        /// NRK Former's board of this day: `YYYY-MM-DD` or `today`.
+        #[arg(long)]
+        date: Option<String>,
         #[command(flatten)]
         rules: RuleArgs,
     },
@@ -46,14 +53,17 @@ pub enum Command {
     Gen {
         #[arg(long, value_enum, default_value = "former")]
         game: Game,
+        /// NRK Former's board of this day (`YYYY-MM-DD` or `today`) instead of a random one.
+        #[arg(long, conflicts_with_all = ["width", "height", "colours", "seed"])]
+        date: Option<String>,
         #[arg(long)]
         width: Option<usize>,
         #[arg(long)]
         height: Option<usize>,
         #[arg(long)]
         colours: Option<usize>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[arg(long)]
+        seed: Option<u64>,
     },
     /// Solve a set of boards and print per-board results and totals.
     Bench(BenchArgs),
@@ -150,7 +160,12 @@ impl From<SearchArgs> for SearchChoices {
 #[derive(Args)]
 pub struct BenchArgs {
     /// The board set.
-    pub file: String,
+    #[arg(required_unless_present = "dates", conflicts_with = "dates")]
+    pub file: Option<String>,
+    /// NRK Former's boards of a range of days instead of a file: `2024-11-23..2026-11-24`
+    /// (end left out), `A..=B` (end included), `A..` or `..today`.
+    #[arg(long)]
+    pub dates: Option<String>,
     #[command(flatten)]
     pub rules: RuleArgs,
     /// Limits per board.

@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::args::BenchArgs;
 use tumble::bench::{solve_set, Row, Totals};
-use tumble::input::{read_board_text, InputError, RuleChoices, SearchChoices};
+use tumble::input::{dated_entries, read_board_text, InputError, RuleChoices, SearchChoices};
 
 /// A row of the table.
 fn line(row: &Row) -> String {
@@ -63,13 +63,20 @@ fn print_totals(totals: &Totals) {
 
 /// Runs `tumble bench`; `terminal`: stderr is a terminal (for the progress bar).
 pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
-    let text = read_board_text(&args.file)?;
-    let mut entries = tumble::boardset::parse(&text);
+    let mut rules: RuleChoices = args.rules.into();
+    let (mut entries, source) = match (&args.file, &args.dates) {
+        (_, Some(range)) => (dated_entries(range, &mut rules)?, range.clone()),
+        (Some(file), None) => (
+            tumble::boardset::parse(&read_board_text(file)?),
+            file.clone(),
+        ),
+        (None, None) => anyhow::bail!("bench needs a board set file or --dates"),
+    };
     if let Some(n) = args.limit {
         entries.truncate(n);
     }
     if entries.is_empty() {
-        return Err(InputError::NoBoards(args.file).into());
+        return Err(InputError::NoBoards(source).into());
     }
     let bar = (terminal && !args.json).then(|| {
         let b = ProgressBar::new(entries.len() as u64);
@@ -85,7 +92,7 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
             "board", "moves", "tiles", "score", "proven", "lb", "expected", "nodes", "time"
         );
     }
-    let (rules, search): (RuleChoices, SearchChoices) = (args.rules.into(), args.search.into());
+    let search: SearchChoices = args.search.into();
     let wall = Instant::now();
     let jobs = args.jobs.max(1);
     let rows = solve_set(&entries, &rules, &search, jobs, |row| {

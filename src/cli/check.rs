@@ -5,12 +5,18 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use tumble::check::{check, End};
-use tumble::input::{read_board_text, setup_from, RuleChoices};
+use tumble::input::{dated_board, read_board_text, setup_from, InputError, RuleChoices};
 
-/// Runs `tumble check`: exit 1 at an illegal move, else 0.
-pub fn run(board: &str, moves: &str, rules: &RuleChoices) -> Result<ExitCode> {
-    let text = read_board_text(board)?;
-    let p = setup_from(&text, rules)?;
+/// Runs `tumble check` on `args` (the board and the moves, or with `date` the moves
+/// alone): exit 1 at an illegal move, else 0.
+pub fn run(args: &[String], date: Option<String>, mut rules: RuleChoices) -> Result<ExitCode> {
+    let (text, moves) = match (date, args) {
+        (Some(d), [moves]) => (dated_board(&d, &mut rules)?, moves),
+        (None, [board, moves]) => (read_board_text(board)?, moves),
+        (Some(_), _) => return Err(InputError::BoardAndDate.into()),
+        (None, _) => anyhow::bail!("check needs a board and the moves (or --date and the moves)"),
+    };
+    let p = setup_from(&text, &rules)?;
     if let Some(n) = &p.note {
         println!("{n}");
     }

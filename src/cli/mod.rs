@@ -3,4 +3,5 @@
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod gen;
 pub mod solve;

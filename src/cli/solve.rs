@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use tumble::input::{read_board_text, setup_from, RuleChoices, SearchChoices};
+use tumble::input::{dated_board, read_board_text, setup_from, RuleChoices, SearchChoices};
 use tumble::rules::{Game, Objective};
 use tumble::solve::{solve, Progress, Report};
 
@@ -101,17 +101,19 @@ fn print_report(r: &Report) {
 /// Runs `tumble solve`: exit 0 with an answer, 1 when nothing was found.
 pub fn run(
     board: Option<String>,
+    date: Option<String>,
     mut rules: RuleChoices,
     search: SearchChoices,
     json: bool,
 ) -> Result<ExitCode> {
-    let text = match &board {
-        Some(b) => read_board_text(b)?,
-        None => EXAMPLE.to_string(),
+    let text = match (&board, &date) {
+        (Some(b), _) => read_board_text(b)?,
+        (None, Some(d)) => dated_board(d, &mut rules)?,
+        (None, None) => {
+            rules.game.get_or_insert(Game::Dust);
+            EXAMPLE.to_string()
+        }
     };
-    if board.is_none() && rules.game.is_none() {
-        rules.game = Some(Game::Dust);
-    }
     let mut p = setup_from(&text, &rules)?;
     search.apply(&mut p.setup)?;
     p.setup.search.start = std::time::Instant::now();
