@@ -29,8 +29,11 @@ pub struct Row {
     #[serde(skip)]
     pub exact: bool,
     pub nodes: u64,
-    /// Time to solve, in milliseconds.
+    /// Time to solve, in milliseconds (with `--certify`, the certifying search included).
     pub ms: f64,
+    /// With `--certify`: was the bound proven again with exact positions?
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certified: Option<bool>,
 }
 
 impl Row {
@@ -48,6 +51,7 @@ impl Row {
             exact: entry.exact,
             nodes: r.nodes,
             ms,
+            certified: r.certified,
         }
     }
 
@@ -87,6 +91,12 @@ pub struct Totals {
     pub jobs: usize,
     pub peak_memory_mib: Option<f64>,
     pub mismatches: usize,
+    /// With `--certify`: boards whose bound the exact search confirmed, and those it did
+    /// not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certified: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_certified: Option<usize>,
 }
 
 impl Totals {
@@ -94,6 +104,7 @@ impl Totals {
     pub fn of(rows: &[Row], wall: Duration, jobs: usize) -> Totals {
         let mut times: Vec<f64> = rows.iter().map(|r| r.ms / 1000.0).collect();
         times.sort_by(f64::total_cmp);
+        let certify = rows.iter().any(|r| r.certified.is_some());
         let median = match times.len() {
             0 => 0.0,
             n if n % 2 == 1 => times[n / 2],
@@ -113,6 +124,9 @@ impl Totals {
             jobs,
             peak_memory_mib: peak_memory_mib(),
             mismatches: rows.iter().filter(|r| r.contradicts()).count(),
+            certified: certify.then(|| rows.iter().filter(|r| r.certified == Some(true)).count()),
+            not_certified: certify
+                .then(|| rows.iter().filter(|r| r.certified == Some(false)).count()),
         }
     }
 }
@@ -201,6 +215,7 @@ mod tests {
             exact,
             nodes: 1,
             ms,
+            certified: None,
         }
     }
 
@@ -248,6 +263,7 @@ mod tests {
             threads: Some(1),
             no_proof: false,
             anytime: Default::default(),
+            certify: false,
         };
         let mut seen = Vec::new();
         let rows = solve_set(&set[..1], &RuleChoices::default(), &search, 1, |r| {

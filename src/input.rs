@@ -103,6 +103,8 @@ pub struct SearchChoices {
     pub threads: Option<usize>,
     pub no_proof: bool,
     pub anytime: Method,
+    /// Prove the final bound again with the exact memo.
+    pub certify: bool,
 }
 
 impl SearchChoices {
@@ -123,6 +125,7 @@ impl SearchChoices {
         }
         setup.no_proof = self.no_proof;
         setup.anytime = self.anytime;
+        setup.certify = self.certify;
         Ok(())
     }
 }
@@ -445,6 +448,7 @@ mod tests {
             threads: Some(0),
             no_proof: true,
             anytime: Method::Nrpa,
+            certify: false,
         };
         search.apply(&mut setup).unwrap();
         assert_eq!(setup.search.time_limit, Some(Duration::from_millis(1500)));

@@ -67,6 +67,11 @@ pub struct Report {
     /// Set when the objective could not be met as asked (e.g. the board cannot be cleared).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// With `--certify`: was the proven lower bound (the optimum, when `optimal`) proven
+    /// again by a search that keys every stored bound on its whole position? Absent
+    /// without `--certify`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certified: Option<bool>,
 }
 
 /// Progress while solving.

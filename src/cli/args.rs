@@ -142,6 +142,10 @@ pub struct SearchArgs {
     /// Clickomania boards up to 16×16, the byte engine's of either).
     #[arg(long, value_enum, default_value = "beam")]
     pub anytime: AnytimeArg,
+    /// Prove the final lower bound again with every bound keyed on its whole position
+    /// (exact and slower), and say so (`"certified": true` in JSON).
+    #[arg(long)]
+    pub certify: bool,
 }
 
 impl From<SearchArgs> for SearchChoices {
@@ -152,6 +156,7 @@ impl From<SearchArgs> for SearchChoices {
             threads: a.threads,
             no_proof: a.no_proof,
             anytime: a.anytime.into(),
+            certify: a.certify,
         }
     }
 }

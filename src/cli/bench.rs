@@ -25,7 +25,9 @@ fn line(row: &Row) -> String {
         row.expected.map_or("-".into(), |x| x.to_string()),
         row.nodes,
         row.ms / 1000.0,
-        if row.contradicts() {
+        if row.certified == Some(false) {
+            "  NOT CERTIFIED"
+        } else if row.contradicts() {
             "  MISMATCH"
         } else if row.below() {
             "  below"
@@ -53,6 +55,9 @@ fn print_totals(totals: &Totals) {
             .peak_memory_mib
             .map_or("unknown".into(), |m| format!("{m:.0} MiB"))
     );
+    if let (Some(yes), Some(no)) = (totals.certified, totals.not_certified) {
+        println!("certified: {yes} boards, not certified: {no}");
+    }
     if totals.mismatches > 0 {
         println!(
             "{} proven answers differ from the expected optimum",
@@ -117,9 +122,11 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
     } else {
         print_totals(&totals);
     }
-    Ok(if totals.mismatches > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(
+        if totals.mismatches > 0 || totals.not_certified.is_some_and(|n| n > 0) {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
 }

@@ -86,6 +86,14 @@ fn print_report(r: &Report) {
             println!("score: {}", r.score);
         }
     }
+    match r.certified {
+        Some(true) => println!(
+            "certified: the bound {} was proven again with every position stored whole",
+            r.lower_bound
+        ),
+        Some(false) => println!("certified: NO, the exact search did not confirm the bound"),
+        None => {}
+    }
     println!(
         "nodes: {}, time: {:.3}s",
         r.nodes,

@@ -90,7 +90,38 @@ pub(super) fn solve<B: Bits>(
         ));
     }
     report.note = note;
+    if setup.certify {
+        report.certified = Some(certify(game, board, setup, &report));
+    }
     report
+}
+
+/// Proves `report`'s lower bound again with the exact memo ([`crate::search::certify`]):
+/// true when the exact search reaches the bound and finds no shorter line. The values of
+/// the fewest-tiles and score searches come from a search that keys on whole positions
+/// already, so a proven value there is certified as it is.
+fn certify<B: Bits>(
+    game: &ClickGame<B>,
+    board: &ClickBoard<B>,
+    setup: &Setup,
+    report: &Report,
+) -> bool {
+    if report.objective != Objective::Moves {
+        return report.optimal;
+    }
+    let target = report.lower_bound;
+    if target == 0 || target >= INFINITE {
+        return target == 0 || report.optimal;
+    }
+    let opts = crate::search::SearchOptions {
+        time_limit: None,
+        upper: std::sync::Arc::new(std::sync::atomic::AtomicU32::new(u32::MAX)),
+        ..setup.search.clone()
+    };
+    let out = crate::search::certify(game, board, &opts, target);
+    // A line found by the exact search would be shorter than the bound: the first proof
+    // would have been wrong.
+    out.lower_bound >= target && out.best.is_none()
 }
 
 /// Fills a report from the moves of a solution.
@@ -136,5 +167,6 @@ fn build_report<B: Bits>(
         elapsed_ms: setup.search.start.elapsed().as_millis() as u64,
         boards,
         note: None,
+        certified: None,
     }
 }

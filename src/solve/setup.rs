@@ -15,6 +15,9 @@ pub struct Setup {
     pub no_proof: bool,
     /// The anytime algorithm.
     pub anytime: Method,
+    /// Prove the final lower bound again with every bound keyed on its whole position
+    /// ([`crate::search::certify`]), and say so in the report.
+    pub certify: bool,
     /// Flood-It: the start cell `(x, y)`, `y = 0` at the bottom; `y = usize::MAX` stands
     /// for the top row ([`Setup::floodit_start_on`]).
     pub floodit_start: (usize, usize),
@@ -34,6 +37,7 @@ impl Setup {
             search: SearchOptions::default(),
             no_proof: false,
             anytime: Method::default(),
+            certify: false,
             floodit_start: (0, usize::MAX),
         }
     }
