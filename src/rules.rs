@@ -19,7 +19,8 @@ use std::str::FromStr;
 use serde::Serialize;
 
 /// Which groups may be clicked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Clickable {
     /// Any group.
@@ -29,7 +30,8 @@ pub enum Clickable {
 }
 
 /// What happens sideways after gravity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Sideways {
     /// Columns stay where they are (Former, Figure).
@@ -41,7 +43,8 @@ pub enum Sideways {
 }
 
 /// What a solution optimises.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Objective {
     /// Clear the board in the fewest clicks.
@@ -130,7 +133,8 @@ impl Rules {
 }
 
 /// The named games of `RULES.md`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Game {
     /// NRK *Former*: 7×9, 4 colours, any group, no sideways step.
