@@ -15,11 +15,11 @@ use crate::search::SearchOptions;
 use super::Setup;
 
 /// For the highest score with a deadline, the part of the time the beam portfolio has
-/// before NRPA goes on from its best line (README, "SameGame `standard20`, highest score").
+/// before NRPA goes on from its best line (`docs/benchmarks.md`, SameGame).
 pub const SEEDED_PART: f64 = 0.1;
 
 /// For the highest score with a deadline, NRPA's top-level searches per thread (each a
-/// sixth of NRPA's time; README, "SameGame `standard20`, highest score").
+/// sixth of NRPA's time; `docs/benchmarks.md`, SameGame).
 pub const SEEDED_RUNS: usize = 6;
 
 /// For the highest score with a deadline, the colours NRPA tries keeping for last: those
@@ -27,8 +27,8 @@ pub const SEEDED_RUNS: usize = 6;
 pub const SEEDED_SHARE: f64 = 0.9;
 
 /// For the highest score with a deadline, what NRPA ranks a line by: its score less this
-/// times `(n − 2)²` for `n > 2` tiles left ([`samegame::Nrpa::penalty`]; README, "SameGame
-/// `standard20`, highest score").
+/// times `(n − 2)²` for `n > 2` tiles left ([`samegame::Nrpa::penalty`]; see
+/// `docs/benchmarks.md`, SameGame).
 pub const SEEDED_PENALTY: f64 = 1.0;
 
 /// The anytime search for `q` from `start` on `threads` threads: the byte engine's
