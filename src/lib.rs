@@ -36,6 +36,7 @@ pub mod edge;
 pub mod floodit;
 pub mod grid;
 pub mod objective;
+pub mod picture;
 pub mod puzzle;
 pub mod rules;
 pub mod samegame;
