@@ -2,10 +2,10 @@
 //! and read a board back from a screenshot.
 //!
 //! - [`render`], [`render_svg`], [`render_steps`], [`render_steps_svg`], [`save_board`],
-//!   [`save_steps`]: a [`Grid`] drawn with a [`Style`] (tile size, gap, margin, background)
+//!   [`save_steps`]: a [`Grid`](crate::grid::Grid) drawn with a [`Style`] (tile size, gap, margin, background)
 //!   in the game's palette ([`palette`]): NRK's four colours with a white mark for Former,
 //!   a fixed set of distinct colours by colour index for the other games.
-//! - [`read`], [`read_image`]: image bytes (PNG, JPEG, WebP) or pixels to a [`Grid`]; the
+//! - [`read`], [`read_image`]: image bytes (PNG, JPEG, WebP) or pixels to a [`Grid`](crate::grid::Grid); the
 //!   board may sit anywhere in a phone or desktop screenshot. [`overlay`] draws what was read
 //!   over the screenshot.
 //!
