@@ -27,10 +27,15 @@
 //!    on tile edges, so merged same-coloured tiles count) are tile cells; the connected cluster
 //!    holding most atoms is the board's tiles.
 //! 5. The board's extent: under gravity the lowest row holding a tile is the bottom row.
-//!    A known size (Former 7×9, Figure 5×5, dust 8×6, or given) is placed up from it and, if
-//!    columns are missing, centred in the board's background panel; an unknown size is
-//!    measured from the tiles, and extended to the empty rows above and columns to the right
-//!    when the panel around the board shows its margins (they are taken as symmetric).
+//!    A known height (Former 7×9, Figure 5×5, dust 8×6, or given) is counted up from it. A
+//!    known width the tiles do not span is placed at the left for SameGame and Clickomania
+//!    (columns close left, so the left column holds tiles) and otherwise centred in the
+//!    board's background panel. An unknown size is the tiles' extent, plus the empty rows
+//!    above and columns beside them that the panel shows. The panel counts only when it is
+//!    the whole picture or an island in it, fills its box apart from the tiles, and its
+//!    margins all come out equal to the bottom one (always the board's own): otherwise the
+//!    board's edges are unknown and the read is refused (Flood-It boards, always full, are
+//!    their tiles' extent). A tile colour found just outside the board also refuses it.
 //! 6. Each cell's colour is the robust mean of a central patch (the median, then the mean of
 //!    the pixels near it, so a white mark, JPEG ringing or blur do not count). The board
 //!    background reads as empty; Former tiles map to NRK's colours by CIELAB distance, other
