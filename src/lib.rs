@@ -51,6 +51,7 @@ pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod objective;
+pub mod picture;
 pub mod puzzle;
 pub mod report;
 pub mod rules;

@@ -1,0 +1,156 @@
+//! A tiny built-in 5×7 bitmap font for labels on pictures (no font files).
+//!
+//! Each glyph is seven rows of five bits, bit 4 the leftmost pixel. Lower-case letters print
+//! as capitals; a character without a glyph prints as `?`.
+
+use image::{Rgb, RgbImage};
+
+/// Glyph width in font pixels.
+pub const GLYPH_W: u32 = 5;
+/// Glyph height in font pixels.
+pub const GLYPH_H: u32 = 7;
+
+const LETTERS: [[u8; 7]; 26] = [
+    [0x0E, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11], // A
+    [0x1E, 0x11, 0x11, 0x1E, 0x11, 0x11, 0x1E], // B
+    [0x0E, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0E], // C
+    [0x1E, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1E], // D
+    [0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x1F], // E
+    [0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x10], // F
+    [0x0E, 0x11, 0x10, 0x17, 0x11, 0x11, 0x0F], // G
+    [0x11, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11], // H
+    [0x0E, 0x04, 0x04, 0x04, 0x04, 0x04, 0x0E], // I
+    [0x07, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0C], // J
+    [0x11, 0x12, 0x14, 0x18, 0x14, 0x12, 0x11], // K
+    [0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x1F], // L
+    [0x11, 0x1B, 0x15, 0x15, 0x11, 0x11, 0x11], // M
+    [0x11, 0x11, 0x19, 0x15, 0x13, 0x11, 0x11], // N
+    [0x0E, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0E], // O
+    [0x1E, 0x11, 0x11, 0x1E, 0x10, 0x10, 0x10], // P
+    [0x0E, 0x11, 0x11, 0x11, 0x15, 0x12, 0x0D], // Q
+    [0x1E, 0x11, 0x11, 0x1E, 0x14, 0x12, 0x11], // R
+    [0x0F, 0x10, 0x10, 0x0E, 0x01, 0x01, 0x1E], // S
+    [0x1F, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04], // T
+    [0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0E], // U
+    [0x11, 0x11, 0x11, 0x11, 0x11, 0x0A, 0x04], // V
+    [0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0A], // W
+    [0x11, 0x11, 0x0A, 0x04, 0x0A, 0x11, 0x11], // X
+    [0x11, 0x11, 0x11, 0x0A, 0x04, 0x04, 0x04], // Y
+    [0x1F, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1F], // Z
+];
+
+const DIGITS: [[u8; 7]; 10] = [
+    [0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E],
+    [0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E],
+    [0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F],
+    [0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E],
+    [0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02],
+    [0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E],
+    [0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E],
+    [0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08],
+    [0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E],
+    [0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C],
+];
+
+/// The rows of `ch`'s glyph.
+pub fn glyph(ch: char) -> [u8; 7] {
+    let c = ch.to_ascii_uppercase();
+    match c {
+        'A'..='Z' => LETTERS[c as usize - 'A' as usize],
+        '0'..='9' => DIGITS[c as usize - '0' as usize],
+        ' ' => [0; 7],
+        '.' => [0, 0, 0, 0, 0, 0x0C, 0x0C],
+        ':' => [0, 0x0C, 0x0C, 0, 0x0C, 0x0C, 0],
+        '-' => [0, 0, 0, 0x1F, 0, 0, 0],
+        '/' => [0x01, 0x01, 0x02, 0x04, 0x08, 0x10, 0x10],
+        '#' => [0x0A, 0x0A, 0x1F, 0x0A, 0x1F, 0x0A, 0x0A],
+        _ => [0x0E, 0x11, 0x01, 0x02, 0x04, 0x00, 0x04], // ?
+    }
+}
+
+/// The size in image pixels of `text` drawn at `scale` (one font pixel = `scale`²
+/// image pixels, one font pixel between glyphs).
+pub fn text_size(text: &str, scale: u32) -> (u32, u32) {
+    let n = text.chars().count() as u32;
+    if n == 0 {
+        return (0, 0);
+    }
+    ((n * (GLYPH_W + 1) - 1) * scale, GLYPH_H * scale)
+}
+
+/// Draws `text` with its top-left corner at `(x, y)`; pixels outside the image are clipped.
+pub fn draw_text(img: &mut RgbImage, x: i64, y: i64, text: &str, scale: u32, colour: [u8; 3]) {
+    let s = scale.max(1) as i64;
+    for (k, ch) in text.chars().enumerate() {
+        let rows = glyph(ch);
+        let gx = x + k as i64 * (GLYPH_W as i64 + 1) * s;
+        for (r, bits) in rows.iter().enumerate() {
+            for c in 0..GLYPH_W as i64 {
+                if bits >> (GLYPH_W as i64 - 1 - c) & 1 == 1 {
+                    fill(img, gx + c * s, y + r as i64 * s, s, s, colour);
+                }
+            }
+        }
+    }
+}
+
+/// Draws `text` centred on `(cx, cy)` in `colour` over a one-pixel `halo` outline, so that it
+/// stays legible on any tile.
+pub fn draw_text_halo(
+    img: &mut RgbImage,
+    cx: f64,
+    cy: f64,
+    text: &str,
+    scale: u32,
+    colour: [u8; 3],
+    halo: [u8; 3],
+) {
+    let (w, h) = text_size(text, scale);
+    let x = (cx - w as f64 / 2.0).round() as i64;
+    let y = (cy - h as f64 / 2.0).round() as i64;
+    for (dx, dy) in [
+        (-1, 0),
+        (1, 0),
+        (0, -1),
+        (0, 1),
+        (-1, -1),
+        (1, 1),
+        (-1, 1),
+        (1, -1),
+    ] {
+        draw_text(img, x + dx, y + dy, text, scale, halo);
+    }
+    draw_text(img, x, y, text, scale, colour);
+}
+
+/// Fills a rectangle, clipped to the image.
+pub(crate) fn fill(img: &mut RgbImage, x: i64, y: i64, w: i64, h: i64, colour: [u8; 3]) {
+    let (iw, ih) = (img.width() as i64, img.height() as i64);
+    for yy in y.max(0)..(y + h).min(ih) {
+        for xx in x.max(0)..(x + w).min(iw) {
+            img.put_pixel(xx as u32, yy as u32, Rgb(colour));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_letter_sets_exactly_its_glyph_pixels() {
+        let mut img = RgbImage::new(12, 16);
+        draw_text(&mut img, 1, 1, "T", 2, [255, 255, 255]);
+        let lit = img.pixels().filter(|p| p.0[0] == 255).count();
+        // T has 5 + 6 = 11 font pixels, each 2×2.
+        assert_eq!(lit, 11 * 4);
+        assert_eq!(img.get_pixel(1, 1).0, [255, 255, 255]);
+        assert_eq!(text_size("AB", 3), (11 * 3, 21));
+    }
+
+    #[test]
+    fn unknown_characters_print_as_question_marks() {
+        assert_eq!(glyph('€'), glyph('?'));
+        assert_eq!(glyph('a'), glyph('A'));
+    }
+}
