@@ -77,6 +77,13 @@ pub enum InputError {
     DateNotFormer(Game),
     #[error("give a board or --date, not both")]
     BoardAndDate,
+    #[error("cannot read image {path}: {err}")]
+    Image { path: String, err: std::io::Error },
+    #[error("{path}: {err}")]
+    Picture {
+        path: String,
+        err: crate::picture::PictureError,
+    },
 }
 
 /// The game and the rule knobs a user chose (each `None` keeps the game's own).
@@ -150,6 +157,30 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
         return Err(InputError::NoSuchFile(arg.to_string()));
     }
     Ok(arg.to_string())
+}
+
+/// Reads the board in a screenshot (a file, or `-` for stdin) as [`crate::picture::read`]
+/// does.
+pub fn read_image_board(
+    path: &str,
+    options: &crate::picture::ReadOptions,
+) -> Result<crate::picture::Reading, InputError> {
+    let bytes = if path == "-" {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut b)
+            .map_err(InputError::Stdin)?;
+        b
+    } else {
+        std::fs::read(path).map_err(|err| InputError::Image {
+            path: path.to_string(),
+            err,
+        })?
+    };
+    crate::picture::read(&bytes, options).map_err(|err| InputError::Picture {
+        path: path.to_string(),
+        err,
+    })
 }
 
 /// A game name from a `game|board|...` line, and the board part.

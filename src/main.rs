@@ -5,7 +5,8 @@
 //!   article), printing each improvement as it is found, then the answer step by step;
 //! - `tumble check BOARD MOVES` replays a move list;
 //! - `tumble gen` prints a reproducible random board;
-//! - `tumble bench FILE` solves a set of boards and prints totals.
+//! - `tumble bench FILE` solves a set of boards and prints totals;
+//! - `tumble read IMAGE` reads a board from a screenshot, `tumble render` draws one.
 //!
 //! Bad input is one line on stderr and exit code 2.
 
@@ -56,10 +57,32 @@ fn main() -> ExitCode {
         Command::Solve {
             board,
             date,
+            image,
+            size,
             rules,
             search,
             json,
-        } => cli::solve::run(board, date, rules.into(), search.into(), json),
+            render,
+        } => cli::solve::run(
+            cli::solve::Input { board, date, image },
+            &size,
+            rules.into(),
+            search.into(),
+            json,
+            render.as_deref(),
+        ),
+        Command::Read {
+            image,
+            game,
+            size,
+            overlay,
+        } => cli::picture::read(&image, game, &size, overlay.as_deref()),
+        Command::Render {
+            board,
+            rules,
+            output,
+            tile,
+        } => cli::picture::render(&board, &rules.into(), &output, tile),
         Command::Check { args, date, rules } => cli::check::run(&args, date, rules.into()),
         Command::Gen {
             game,

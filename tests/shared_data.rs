@@ -108,7 +108,10 @@ fn the_generator_gives_nrks_former_boards_from_2024_11_23_on() {
         if TRANSCRIPTIONS.contains(&entry.name.as_str()) {
             left_out += 1;
         } else {
-            assert_eq!(generated, entry.board, "{day}: the generator's board differs");
+            assert_eq!(
+                generated, entry.board,
+                "{day}: the generator's board differs"
+            );
             same += 1;
         }
     }

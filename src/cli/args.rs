@@ -27,8 +27,14 @@ pub enum Command {
         #[arg(conflicts_with = "date")]
         board: Option<String>,
         /// NRK Former's board of this day: `YYYY-MM-DD` or `today` (from 2024-11-23 on).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "image")]
         date: Option<String>,
+        /// Read the board from a screenshot (PNG, JPEG or WebP; `-` for stdin), as
+        /// `tumble read` does (with --game, --width, --height, --colours).
+        #[arg(long, conflicts_with = "board")]
+        image: Option<String>,
+        #[command(flatten)]
+        size: SizeArgs,
         #[command(flatten)]
         rules: RuleArgs,
         #[command(flatten)]
@@ -36,6 +42,36 @@ pub enum Command {
         /// Print exactly one JSON object on stdout and nothing else.
         #[arg(long)]
         json: bool,
+        /// Draw the answer step by step (the group to click outlined) to this file: `.png`
+        /// or `.svg`.
+        #[arg(long, value_name = "FILE")]
+        render: Option<std::path::PathBuf>,
+    },
+    /// Read a board from a screenshot and print it in the text format.
+    Read {
+        /// The picture: PNG, JPEG or WebP, or `-` for stdin.
+        image: String,
+        /// The game (its palette, size and colours).
+        #[arg(long, value_enum)]
+        game: Option<Game>,
+        #[command(flatten)]
+        size: SizeArgs,
+        /// Also write the picture with the grid and the letter read on each cell (PNG).
+        #[arg(long, value_name = "OUT.png")]
+        overlay: Option<std::path::PathBuf>,
+    },
+    /// Draw a board as a picture: `.png` or `.svg` by the output's extension.
+    Render {
+        /// The board: a file, `-` for stdin, or inline.
+        board: String,
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// The picture to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: std::path::PathBuf,
+        /// Tile size in pixels.
+        #[arg(long, default_value_t = 48)]
+        tile: u32,
     },
     /// Replay a move list on a board, printing the board after each move.
     Check {
@@ -67,6 +103,32 @@ pub enum Command {
     },
     /// Solve a set of boards and print per-board results and totals.
     Bench(BenchArgs),
+}
+
+/// What is known of a screenshot's board besides its game.
+#[derive(Args, Clone, Default)]
+pub struct SizeArgs {
+    /// The board's width in tiles (found from the picture when the game does not fix it).
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// The board's height in tiles.
+    #[arg(long)]
+    pub height: Option<usize>,
+    /// The number of tile colours.
+    #[arg(long)]
+    pub colours: Option<usize>,
+}
+
+impl SizeArgs {
+    /// The reader's options for `game` and these sizes.
+    pub fn options(&self, game: Option<Game>) -> tumble::picture::ReadOptions {
+        tumble::picture::ReadOptions {
+            game,
+            width: self.width,
+            height: self.height,
+            colours: self.colours,
+        }
+    }
 }
 
 /// The game and its rule knobs.

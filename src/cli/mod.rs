@@ -4,4 +4,5 @@ pub mod args;
 pub mod bench;
 pub mod check;
 pub mod gen;
+pub mod picture;
 pub mod solve;

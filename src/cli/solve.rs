@@ -1,12 +1,18 @@
 //! `tumble solve`: prints the board, each improvement as it comes, then the answer.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
 
-use tumble::input::{dated_board, read_board_text, setup_from, RuleChoices, SearchChoices};
+use super::args::SizeArgs;
+use tumble::input::{
+    dated_board, read_board_text, read_image_board, setup_from, InputError, RuleChoices,
+    SearchChoices,
+};
+use tumble::picture::{save_steps, solution_panels, Style};
 use tumble::rules::{Game, Objective};
 use tumble::solve::{solve, Progress, Report};
 
@@ -107,17 +113,29 @@ fn print_report(r: &Report) {
 }
 
 /// Runs `tumble solve`: exit 0 with an answer, 1 when nothing was found.
+/// Where the board comes from: the argument, a day's Former board, or a screenshot (at
+/// most one; none gives the built-in example).
+pub struct Input {
+    pub board: Option<String>,
+    pub date: Option<String>,
+    pub image: Option<String>,
+}
+
 pub fn run(
-    board: Option<String>,
-    date: Option<String>,
+    input: Input,
+    size: &SizeArgs,
     mut rules: RuleChoices,
     search: SearchChoices,
     json: bool,
+    render: Option<&Path>,
 ) -> Result<ExitCode> {
-    let text = match (&board, &date) {
-        (Some(b), _) => read_board_text(b)?,
-        (None, Some(d)) => dated_board(d, &mut rules)?,
-        (None, None) => {
+    let text = match (&input.board, &input.date, &input.image) {
+        (Some(b), _, _) => read_board_text(b)?,
+        (None, Some(d), _) => dated_board(d, &mut rules)?,
+        (None, None, Some(i)) => read_image_board(i, &size.options(rules.game))?
+            .grid
+            .to_text(),
+        (None, None, None) => {
             rules.game.get_or_insert(Game::Dust);
             EXAMPLE.to_string()
         }
@@ -147,6 +165,18 @@ pub fn run(
             print_progress(p, objective);
         }
     })?;
+    if let Some(path) = render {
+        let clicks: Vec<Option<(usize, usize)>> =
+            report.moves.iter().map(|m| m.x.zip(m.y)).collect();
+        let start = (setup.game == Game::Floodit).then(|| setup.floodit_start_on(grid));
+        let (boards, picks) = solution_panels(grid, &report.boards, &clicks, start);
+        save_steps(path, &boards, &picks, Some(setup.game), &Style::default()).map_err(|err| {
+            InputError::Picture {
+                path: path.display().to_string(),
+                err,
+            }
+        })?;
+    }
     if json {
         println!("{}", serde_json::to_string(&report)?);
     } else {

@@ -480,6 +480,29 @@ fn write_png(path: &Path, img: &RgbImage) -> Result<(), PictureError> {
         })
 }
 
+/// The panels of a solution's steps picture: the board before each move with the group
+/// about to be clicked, then the final board. `after[i]` is the board after move `i`, and
+/// `clicks[i]` its clicked cell (`None` for a move with no cell, as Flood-It's colours:
+/// its flooded region, the group of `start`, is outlined instead).
+pub fn solution_panels(
+    start_board: &Grid,
+    after: &[Grid],
+    clicks: &[Option<(usize, usize)>],
+    start: Option<(usize, usize)>,
+) -> (Vec<Grid>, Vec<Pick>) {
+    let mut boards = vec![start_board.clone()];
+    boards.extend(after.iter().cloned());
+    let mut picks: Vec<Pick> = clicks
+        .iter()
+        .map(|c| match c.or(start) {
+            Some((x, y)) => Pick::Click(x, y),
+            None => Pick::None,
+        })
+        .collect();
+    picks.push(Pick::None);
+    (boards, picks)
+}
+
 /// Draws a board to `path`, PNG or SVG by the extension.
 pub fn save_board(
     path: &Path,

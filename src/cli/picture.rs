@@ -1,0 +1,58 @@
+//! `tumble read` (a board from a screenshot) and `tumble render` (a board as a picture).
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use super::args::SizeArgs;
+use tumble::input::{read_board_text, read_image_board, setup_from, InputError, RuleChoices};
+use tumble::picture::{overlay, save_board, Style};
+use tumble::rules::Game;
+
+/// Runs `tumble read`: prints the board read, rows top to bottom.
+pub fn read(
+    image: &str,
+    game: Option<Game>,
+    size: &SizeArgs,
+    overlay_to: Option<&Path>,
+) -> Result<ExitCode> {
+    let reading = read_image_board(image, &size.options(game))?;
+    if let Some(out) = overlay_to {
+        let picture = std::fs::read(image)
+            .ok()
+            .and_then(|b| tumble::picture::decode(&b).ok());
+        match picture {
+            Some(img) => overlay(&img, &reading)
+                .save_with_format(out, image::ImageFormat::Png)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?,
+            None => anyhow::bail!("--overlay needs the picture as a file, not stdin"),
+        }
+    }
+    println!("{}", reading.grid.to_text().trim_end());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `tumble render`: writes the board as a PNG or SVG picture.
+pub fn render(board: &str, rules: &RuleChoices, output: &Path, tile: u32) -> Result<ExitCode> {
+    let p = setup_from(&read_board_text(board)?, rules)?;
+    let style = style(tile)?;
+    save_board(output, &p.grid, Some(p.setup.game), &style).map_err(|err| InputError::Picture {
+        path: output.display().to_string(),
+        err,
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The picture style for tiles of `tile` pixels.
+pub fn style(tile: u32) -> Result<Style> {
+    if !(4..=512).contains(&tile) {
+        anyhow::bail!("--tile must be from 4 to 512 pixels, not {tile}");
+    }
+    Ok(Style {
+        tile,
+        gap: (tile / 12).max(1),
+        margin: tile / 3,
+        ..Style::default()
+    })
+}

@@ -1,0 +1,211 @@
+//! The picture commands end to end: `tumble render` draws boards that `tumble read` reads
+//! back exactly, `tumble solve --image` solves the board of a screenshot, `--render` draws
+//! the answer, and bad pictures are one-line errors with exit code 2.
+
+mod common;
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use tumble::daily::{former_board, Date};
+use tumble::generate::generate;
+use tumble::rules::Game;
+
+fn tumble(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tumble"))
+        .args(args)
+        .output()
+        .expect("tumble runs");
+    (
+        out.status.code().expect("an exit code"),
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        String::from_utf8(out.stderr).expect("UTF-8"),
+    )
+}
+
+/// The board with its colours renamed A, B, C… in order of first appearance from the top
+/// left (empty cells kept), so two namings of one board compare equal.
+fn canonical(board: &str) -> String {
+    let mut names: Vec<char> = Vec::new();
+    board
+        .trim_end()
+        .chars()
+        .map(|c| match c {
+            '.' | '\n' => c,
+            c => {
+                let i = names.iter().position(|&n| n == c).unwrap_or_else(|| {
+                    names.push(c);
+                    names.len() - 1
+                });
+                (b'A' + i as u8) as char
+            }
+        })
+        .collect()
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("tumble-picture-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn rendered_boards_of_every_game_read_back_exactly() {
+    let mut cases = 0;
+    for (i, game) in Game::ALL.iter().enumerate() {
+        let (w, h, k) = game.default_size();
+        for seed in 0..3u64 {
+            let board = if *game == Game::Former {
+                // NRK's letters, which the Former palette maps to its colours
+                let day = Date::new(2025, 1, 1 + seed as u32).unwrap();
+                former_board(day).unwrap().to_text()
+            } else {
+                generate(w, h, k, 100 * i as u64 + seed).to_text()
+            };
+            let png = temp(&format!("{game}-{seed}.png"));
+            let png = png.to_str().unwrap();
+            let tile = ["24", "40", "64"][seed as usize];
+            let (code, _, err) = tumble(&[
+                "render",
+                &board,
+                "--game",
+                game.name(),
+                "-o",
+                png,
+                "--tile",
+                tile,
+            ]);
+            assert_eq!(code, 0, "{game}: {err}");
+            let (code, out, err) = tumble(&["read", png, "--game", game.name()]);
+            assert_eq!(code, 0, "{game} seed {seed}: {err}");
+            // Former reads NRK's letters; other games' letters are A, B, C… in order of
+            // first appearance, so the board is the same up to naming its colours.
+            if *game == Game::Former {
+                assert_eq!(out.trim_end(), board.trim_end(), "{game} seed {seed}");
+            } else {
+                assert_eq!(canonical(&out), canonical(&board), "{game} seed {seed}");
+            }
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, 3 * Game::ALL.len());
+}
+
+#[test]
+fn solve_reads_a_screenshot_and_draws_its_answer() {
+    let dust = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
+    let png = temp("dust.png");
+    let steps = temp("steps.png");
+    let (code, _, err) = tumble(&[
+        "render",
+        dust,
+        "--game",
+        "dust",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = tumble(&[
+        "solve",
+        "--image",
+        png.to_str().unwrap(),
+        "--game",
+        "dust",
+        "--json",
+        "--render",
+        steps.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["optimal"], true);
+    assert_eq!(v["length"], 11, "the dust board of the article takes 11");
+    let picture = image::open(&steps).expect("a PNG of the steps");
+    assert!(picture.width() > 200 && picture.height() > 200);
+    let svg = temp("steps.svg");
+    let (code, _, err) = tumble(&[
+        "solve",
+        dust,
+        "--game",
+        "dust",
+        "--render",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") || text.starts_with("<?xml"), "SVG");
+    assert!(
+        text.matches("<rect").count() > 11 * 48 / 2,
+        "panels of tiles"
+    );
+}
+
+#[test]
+fn read_writes_an_overlay_the_size_of_the_picture() {
+    let board = generate(15, 15, 5, 7).to_text();
+    let png = temp("overlay-in.png");
+    let over = temp("overlay-out.png");
+    let (code, _, err) = tumble(&[
+        "render",
+        &board,
+        "--game",
+        "samegame",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = tumble(&[
+        "read",
+        png.to_str().unwrap(),
+        "--game",
+        "samegame",
+        "--overlay",
+        over.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(canonical(&out), canonical(&board));
+    let (a, b) = (image::open(&png).unwrap(), image::open(&over).unwrap());
+    assert_eq!((a.width(), a.height()), (b.width(), b.height()));
+}
+
+#[test]
+fn bad_pictures_are_one_line_errors_with_exit_code_2() {
+    let text = common::temp_file("not-an-image.png", "GGGG,BBBB\n");
+    let blank = temp("blank.png");
+    image::RgbImage::from_pixel(300, 500, image::Rgb([30, 30, 40]))
+        .save(&blank)
+        .unwrap();
+    let (t, b) = (text.to_str().unwrap(), blank.to_str().unwrap());
+    let cases: [(&[&str], &str); 6] = [
+        (&["read", t], "not a readable image"),
+        (&["read", "/no/such/picture.png"], "/no/such/picture.png"),
+        (&["read", b, "--game", "former"], "7×9"),
+        (&["solve", "--image", b], "grid"),
+        (
+            &["render", "AB,BA", "--game", "samegame", "-o", "/tmp/x.bmp"],
+            "bmp",
+        ),
+        (
+            &[
+                "render",
+                "AB,BA",
+                "--game",
+                "samegame",
+                "-o",
+                "/tmp/x.png",
+                "--tile",
+                "0",
+            ],
+            "--tile",
+        ),
+    ];
+    let mut checked = 0;
+    for (args, needle) in cases {
+        let (code, _, err) = tumble(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+}
