@@ -1,6 +1,8 @@
-//! The commands of the `tumble` binary: arguments ([`args`]) and what each command prints.
+//! The commands of the `tumble` binary: arguments ([`args`]), what each command prints,
+//! and Ctrl-C ([`stop`]).
 
 pub mod args;
 pub mod bench;
 pub mod check;
 pub mod solve;
+pub mod stop;

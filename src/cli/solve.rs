@@ -1,4 +1,5 @@
-//! `tumble solve`: prints the board, each improvement as it comes, then the answer.
+//! `tumble solve`: prints the board, each improvement as it comes, then the answer. On
+//! Ctrl-C it prints the best found so far and exits with code 130 ([`super::stop`]).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -47,8 +48,9 @@ fn print_progress(p: Progress, objective: Objective) {
     let _ = std::io::stdout().flush();
 }
 
-/// Prints the answer: what was found, then each move and the board after it.
-fn print_report(r: &Report) {
+/// Prints the answer: what was found (and why the search stopped early, under a memory
+/// budget of `memory` bytes), then each move and the board after it.
+fn print_report(r: &Report, memory: usize) {
     let tiles = r.objective == Objective::Tiles || r.tiles_left > 0;
     let what = if tiles {
         format!(
@@ -86,6 +88,9 @@ fn print_report(r: &Report) {
             println!("score: {}", r.score);
         }
     }
+    if let Some(why) = r.stopped {
+        println!("{}", super::stop::line(why, memory));
+    }
     println!(
         "nodes: {}, time: {:.3}s",
         r.nodes,
@@ -98,7 +103,7 @@ fn print_report(r: &Report) {
     }
 }
 
-/// Runs `tumble solve`: exit 0 with an answer, 1 when nothing was found.
+/// Runs `tumble solve`: exit 0 with an answer, 1 when nothing was found, 130 after Ctrl-C.
 pub fn run(
     board: Option<String>,
     mut rules: RuleChoices,
@@ -114,6 +119,7 @@ pub fn run(
     }
     let mut p = setup_from(&text, &rules)?;
     search.apply(&mut p.setup)?;
+    p.setup.search.stop = super::stop::install();
     p.setup.search.start = std::time::Instant::now();
     let (grid, setup) = (&p.grid, &p.setup);
     if !json {
@@ -141,7 +147,10 @@ pub fn run(
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!();
-        print_report(&report);
+        print_report(&report, setup.search.memory);
+    }
+    if super::stop::interrupted(&setup.search.stop) {
+        return Ok(ExitCode::from(super::stop::INTERRUPTED));
     }
     let solved = report.length > 0 || report.tiles_left == 0 || report.optimal;
     Ok(if solved {

@@ -495,6 +495,7 @@ pub fn solve(
                 elapsed_ms: self.search.start.elapsed().as_millis() as u64,
                 boards,
                 note: None,
+                stopped: out.stopped,
             }
         }
     }
