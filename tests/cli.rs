@@ -481,7 +481,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
     assert_error(
         &["solve", "--game", "former", "--time-limit", "-1", "AB"],
         None,
-        &["--time-limit", "-1"],
+        &["--time-limit must be a number of seconds ≥ 0, not -1"],
     );
     assert_error(
         &["solve", "--game", "former", "--threads", "0", "AB"],
