@@ -259,16 +259,21 @@ mod tests {
         assert_eq!(Totals::of(&rows[..3], Duration::ZERO, 1).median_s, 2.0);
     }
 
-    #[test]
-    fn a_set_is_solved_in_order_and_a_bad_board_is_named() {
-        let set = crate::boardset::parse("former|AAB,ABB,BAA|3\nfigure|AB,BA|2\n");
-        let search = SearchChoices {
+    /// No time limit, 16 MiB, one thread.
+    fn one_thread() -> SearchChoices {
+        SearchChoices {
             time_limit: None,
             memory_mib: 16,
             threads: Some(1),
             no_proof: false,
             anytime: Default::default(),
-        };
+        }
+    }
+
+    #[test]
+    fn a_set_is_solved_in_order_and_a_bad_board_is_named() {
+        let set = crate::boardset::parse("former|AAB,ABB,BAA|3\nfigure|AB,BA|2\n");
+        let search = one_thread();
         let mut seen = Vec::new();
         let go = Arc::new(AtomicBool::new(false));
         let rows = solve_set(&set[..1], &RuleChoices::default(), &search, 1, &go, |r| {
@@ -291,13 +296,7 @@ figure|AB,BA|2
 ",
         );
         assert_eq!(set.len(), 2);
-        let search = SearchChoices {
-            time_limit: None,
-            memory_mib: 16,
-            threads: Some(1),
-            no_proof: false,
-            anytime: Default::default(),
-        };
+        let search = one_thread();
         let stop = Arc::new(AtomicBool::new(true));
         for jobs in [1, 2] {
             let mut seen = 0;
