@@ -4,14 +4,22 @@
 //! A board's expected value is, on `game|board|N` lines, the proven optimum: a proven
 //! answer that differs contradicts it; on `name|board|N` lines, a best-known record: a
 //! proven answer above it contradicts it, and one below it is a new best.
+//!
+//! Every board shares one stop flag ([`SearchOptions::stop`]): once it is set, the board in
+//! progress ends with its best so far (its row says it was interrupted) and the boards not
+//! yet started are skipped, so that the rows and totals are those of the boards done.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::boardset::Entry;
 use crate::input::{setup_from, InputError, RuleChoices, SearchChoices};
-use crate::report::Report;
+use crate::report::{Report, Stopped};
+#[cfg(doc)]
+use crate::search::SearchOptions;
 use crate::solve::solve;
 
 /// One board's result.
@@ -34,6 +42,9 @@ pub struct Row {
     /// With `--certify`: was the bound proven again with exact positions?
     #[serde(skip_serializing_if = "Option::is_none")]
     pub certified: Option<bool>,
+    /// Why the board's search ended before it had finished (fields as in [`Report`]).
+    #[serde(flatten)]
+    pub stopped: Option<Stopped>,
 }
 
 impl Row {
@@ -52,6 +63,7 @@ impl Row {
             nodes: r.nodes,
             ms,
             certified: r.certified,
+            stopped: r.stopped,
         }
     }
 
@@ -140,11 +152,12 @@ pub fn peak_memory_mib() -> Option<f64> {
 }
 
 /// Solves one board of a set under the user's choices (the entry's game when none is
-/// chosen).
+/// chosen), until it is done or `stop` is set.
 pub fn solve_entry(
     e: &Entry,
     rules: &RuleChoices,
     search: &SearchChoices,
+    stop: &Arc<AtomicBool>,
 ) -> Result<Row, InputError> {
     let mut rules = rules.clone();
     if rules.game.is_none() {
@@ -155,6 +168,7 @@ pub fn solve_entry(
         err: Box::new(err),
     })?;
     search.apply(&mut p.setup)?;
+    p.setup.search.stop = stop.clone();
     let t = Instant::now();
     p.setup.search.start = t;
     let r = solve(&p.grid, &p.setup, &mut |_| {})?;
@@ -163,14 +177,17 @@ pub fn solve_entry(
 }
 
 /// Solves `entries` in order, `jobs` at a time (all of them first when more than one),
-/// handing each row to `on_row` in order; stops at the first board that fails.
+/// handing each row to `on_row` in order; stops at the first board that fails. Once `stop`
+/// is set, the boards in progress end early and the boards not started are left out.
 pub fn solve_set(
     entries: &[Entry],
     rules: &RuleChoices,
     search: &SearchChoices,
     jobs: usize,
+    stop: &Arc<AtomicBool>,
     mut on_row: impl FnMut(&Row),
 ) -> Result<Vec<Row>, InputError> {
+    let stopped = || stop.load(Ordering::Relaxed);
     let mut solved: Vec<Option<Result<Row, InputError>>> = if jobs > 1 {
         use rayon::prelude::*;
         let pool = rayon::ThreadPoolBuilder::new()
@@ -180,7 +197,7 @@ pub fn solve_set(
         pool.install(|| {
             entries
                 .par_iter()
-                .map(|e| Some(solve_entry(e, rules, search)))
+                .map(|e| (!stopped()).then(|| solve_entry(e, rules, search, stop)))
                 .collect()
         })
     } else {
@@ -190,7 +207,9 @@ pub fn solve_set(
     for (e, done) in entries.iter().zip(&mut solved) {
         let row = match done.take() {
             Some(r) => r?,
-            None => solve_entry(e, rules, search)?,
+            // not started (after `jobs > 1`) or not to be started
+            None if stopped() => continue,
+            None => solve_entry(e, rules, search, stop)?,
         };
         on_row(&row);
         rows.push(row);
@@ -216,6 +235,7 @@ mod tests {
             nodes: 1,
             ms,
             certified: None,
+            stopped: None,
         }
     }
 
@@ -254,19 +274,25 @@ mod tests {
         assert_eq!(Totals::of(&rows[..3], Duration::ZERO, 1).median_s, 2.0);
     }
 
-    #[test]
-    fn a_set_is_solved_in_order_and_a_bad_board_is_named() {
-        let set = crate::boardset::parse("former|AAB,ABB,BAA|3\nfigure|AB,BA|2\n");
-        let search = SearchChoices {
+    /// No time limit, 16 MiB, one thread.
+    fn one_thread() -> SearchChoices {
+        SearchChoices {
             time_limit: None,
             memory_mib: 16,
             threads: Some(1),
             no_proof: false,
             anytime: Default::default(),
             certify: false,
-        };
+        }
+    }
+
+    #[test]
+    fn a_set_is_solved_in_order_and_a_bad_board_is_named() {
+        let set = crate::boardset::parse("former|AAB,ABB,BAA|3\nfigure|AB,BA|2\n");
+        let search = one_thread();
         let mut seen = Vec::new();
-        let rows = solve_set(&set[..1], &RuleChoices::default(), &search, 1, |r| {
+        let go = Arc::new(AtomicBool::new(false));
+        let rows = solve_set(&set[..1], &RuleChoices::default(), &search, 1, &go, |r| {
             seen.push(r.name.clone())
         })
         .unwrap();
@@ -274,7 +300,28 @@ mod tests {
         assert_eq!((rows[0].length, rows[0].optimal), (3, true));
         assert!(!rows[0].contradicts());
         let bad = crate::boardset::parse("former|AB,B|3\n");
-        let err = solve_set(&bad, &RuleChoices::default(), &search, 2, |_| {}).unwrap_err();
+        let err = solve_set(&bad, &RuleChoices::default(), &search, 2, &go, |_| {}).unwrap_err();
         assert!(err.to_string().starts_with("board former#1: "), "{err}");
+    }
+
+    #[test]
+    fn a_stopped_set_solves_no_more_boards() {
+        let set = crate::boardset::parse(
+            "former|AAB,ABB,BAA|3
+figure|AB,BA|2
+",
+        );
+        assert_eq!(set.len(), 2);
+        let search = one_thread();
+        let stop = Arc::new(AtomicBool::new(true));
+        for jobs in [1, 2] {
+            let mut seen = 0;
+            let rows = solve_set(&set, &RuleChoices::default(), &search, jobs, &stop, |_| {
+                seen += 1
+            })
+            .unwrap();
+            assert!(rows.is_empty(), "jobs {jobs}: {} rows", rows.len());
+            assert_eq!(seen, 0);
+        }
     }
 }

@@ -53,6 +53,8 @@ pub enum InputError {
     BadTimeLimit(f64),
     #[error("--memory must be at least 1 MiB")]
     NoMemory,
+    #[error("--threads must be at least 1")]
+    NoThreads,
     #[error("move {n} {text:?} is not (x,y)")]
     NotAClick { n: usize, text: String },
     #[error("move {n}: bad {axis} {text:?}")]
@@ -128,7 +130,10 @@ impl SearchChoices {
         }
         setup.search.memory = self.memory_mib << 20;
         if let Some(n) = self.threads {
-            setup.search.threads = n.max(1);
+            if n == 0 {
+                return Err(InputError::NoThreads);
+            }
+            setup.search.threads = n;
         }
         setup.no_proof = self.no_proof;
         setup.anytime = self.anytime;
@@ -476,7 +481,7 @@ mod tests {
         let search = SearchChoices {
             time_limit: Some(1.5),
             memory_mib: 3,
-            threads: Some(0),
+            threads: Some(3),
             no_proof: true,
             anytime: Method::Nrpa,
             certify: false,
@@ -484,7 +489,7 @@ mod tests {
         search.apply(&mut setup).unwrap();
         assert_eq!(setup.search.time_limit, Some(Duration::from_millis(1500)));
         assert_eq!(setup.search.memory, 3 << 20);
-        assert_eq!(setup.search.threads, 1);
+        assert_eq!(setup.search.threads, 3);
         assert!(setup.no_proof);
         let bad = SearchChoices {
             time_limit: Some(-1.0),
@@ -493,6 +498,22 @@ mod tests {
         assert!(matches!(
             bad.apply(&mut setup),
             Err(InputError::BadTimeLimit(_))
+        ));
+        let no_threads = SearchChoices {
+            threads: Some(0),
+            ..search
+        };
+        assert!(matches!(
+            no_threads.apply(&mut setup),
+            Err(InputError::NoThreads)
+        ));
+        let no_memory = SearchChoices {
+            memory_mib: 0,
+            ..search
+        };
+        assert!(matches!(
+            no_memory.apply(&mut setup),
+            Err(InputError::NoMemory)
         ));
     }
 

@@ -1,5 +1,6 @@
 //! What a solver hands back, for every game: the answer ([`Report`]) with its moves
-//! ([`Step`]) and the progress reported while it searches ([`Progress`]).
+//! ([`Step`]), why its search ended early if it did ([`Stopped`]), and the progress
+//! reported while it searches ([`Progress`]).
 //!
 //! Both the click-game solver ([`crate::solve`]) and Flood-It's ([`crate::floodit`]) fill
 //! these, so they sit below both.
@@ -10,6 +11,8 @@ use serde::Serialize;
 
 use crate::grid::Grid;
 use crate::rules::Objective;
+
+pub use crate::search::Stopped;
 
 /// One move of a solution, as printed and in JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -72,6 +75,10 @@ pub struct Report {
     /// without `--certify`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub certified: Option<bool>,
+    /// Why the search ended before it had finished (`None` when it finished): in JSON the
+    /// fields `"stopped"` and, when interrupted, `"interrupted": true` (see [`Stopped`]).
+    #[serde(flatten)]
+    pub stopped: Option<Stopped>,
 }
 
 /// Progress while solving.

@@ -481,7 +481,22 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
     assert_error(
         &["solve", "--game", "former", "--time-limit", "-1", "AB"],
         None,
-        &[],
+        &["--time-limit must be a number of seconds ≥ 0, not -1"],
+    );
+    assert_error(
+        &["solve", "--game", "former", "--threads", "0", "AB"],
+        None,
+        &["--threads"],
+    );
+    assert_error(
+        &["solve", "--game", "former", "--memory", "0", "AB"],
+        None,
+        &["--memory"],
+    );
+    assert_error(
+        &["solve", "--game", "floodit", "--start", "2,0", "AB,BA"],
+        None,
+        &["--start", "outside"],
     );
     assert_error(&["gen", "--colours", "17"], None, &["colours"]);
     assert_error(&["gen", "--width", "0"], None, &["width"]);

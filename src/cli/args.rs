@@ -189,7 +189,7 @@ impl From<AnytimeArg> for Method {
 #[derive(Args, Clone)]
 pub struct SearchArgs {
     /// Stop after this many seconds with the best found and a lower bound.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Memory for the transposition table, in MiB (it starts small and grows up to this).
     #[arg(long, default_value_t = 1024)]

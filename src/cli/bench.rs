@@ -1,6 +1,7 @@
 //! `tumble bench`: solves a set of boards ([`tumble::bench`]) and prints a row per board
 //! and the totals, or one JSON object. A proven answer that contradicts the expected value
-//! (`MISMATCH`) makes the exit code 1.
+//! (`MISMATCH`) makes the exit code 1. Ctrl-C ends the board in progress (its row marked
+//! `interrupted`), prints the totals of the boards done and exits with code 130.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,11 +12,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::args::BenchArgs;
 use tumble::bench::{solve_set, Row, Totals};
 use tumble::input::{dated_entries, read_board_text, InputError, RuleChoices, SearchChoices};
+use tumble::report::Stopped;
 
 /// A row of the table.
 fn line(row: &Row) -> String {
     format!(
-        "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>9.3}s{}",
+        "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>9.3}s{}{}",
         row.name,
         row.length,
         row.tiles_left,
@@ -31,6 +33,11 @@ fn line(row: &Row) -> String {
             "  MISMATCH"
         } else if row.below() {
             "  below"
+        } else {
+            ""
+        },
+        if row.stopped == Some(Stopped::Interrupted) {
+            "  interrupted"
         } else {
             ""
         }
@@ -100,7 +107,8 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
     let search: SearchChoices = args.search.into();
     let wall = Instant::now();
     let jobs = args.jobs.max(1);
-    let rows = solve_set(&entries, &rules, &search, jobs, |row| {
+    let stop = super::stop::install();
+    let rows = solve_set(&entries, &rules, &search, jobs, &stop, |row| {
         match (&bar, args.json) {
             (Some(b), _) => {
                 b.println(line(row));
@@ -114,19 +122,28 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
         b.finish_and_clear();
     }
     let totals = Totals::of(&rows, wall.elapsed(), jobs);
+    let interrupted = super::stop::interrupted(&stop);
     if args.json {
-        println!(
-            "{}",
-            serde_json::json!({ "boards": rows, "totals": totals })
-        );
+        let mut out = serde_json::json!({ "boards": rows, "totals": totals });
+        if interrupted {
+            out["interrupted"] = true.into();
+        }
+        println!("{out}");
     } else {
         print_totals(&totals);
+        if interrupted {
+            println!(
+                "stopped: interrupted, {} of {} boards done",
+                rows.len(),
+                entries.len()
+            );
+        }
     }
-    Ok(
-        if totals.mismatches > 0 || totals.not_certified.is_some_and(|n| n > 0) {
-            ExitCode::from(1)
-        } else {
-            ExitCode::SUCCESS
-        },
-    )
+    Ok(if interrupted {
+        ExitCode::from(super::stop::INTERRUPTED)
+    } else if totals.mismatches > 0 || totals.not_certified.is_some_and(|n| n > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

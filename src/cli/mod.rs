@@ -1,4 +1,5 @@
-//! The commands of the `tumble` binary: arguments ([`args`]) and what each command prints.
+//! The commands of the `tumble` binary: arguments ([`args`]), what each command prints,
+//! and Ctrl-C ([`stop`]).
 
 pub mod args;
 pub mod bench;
@@ -6,3 +7,4 @@ pub mod check;
 pub mod gen;
 pub mod picture;
 pub mod solve;
+pub mod stop;

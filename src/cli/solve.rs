@@ -1,4 +1,5 @@
-//! `tumble solve`: prints the board, each improvement as it comes, then the answer.
+//! `tumble solve`: prints the board, each improvement as it comes, then the answer. On
+//! Ctrl-C it prints the best found so far and exits with code 130 ([`super::stop`]).
 
 use std::io::Write;
 use std::path::Path;
@@ -53,8 +54,9 @@ fn print_progress(p: Progress, objective: Objective) {
     let _ = std::io::stdout().flush();
 }
 
-/// Prints the answer: what was found, then each move and the board after it.
-fn print_report(r: &Report) {
+/// Prints the answer: what was found (and why the search stopped early, under a memory
+/// budget of `memory` bytes), then each move and the board after it.
+fn print_report(r: &Report, memory: usize) {
     let tiles = r.objective == Objective::Tiles || r.tiles_left > 0;
     let what = if tiles {
         format!(
@@ -100,6 +102,9 @@ fn print_report(r: &Report) {
         Some(false) => println!("certified: NO, the exact search did not confirm the bound"),
         None => {}
     }
+    if let Some(why) = r.stopped {
+        println!("{}", super::stop::line(why, memory));
+    }
     println!(
         "nodes: {}, time: {:.3}s",
         r.nodes,
@@ -112,7 +117,6 @@ fn print_report(r: &Report) {
     }
 }
 
-/// Runs `tumble solve`: exit 0 with an answer, 1 when nothing was found.
 /// Where the board comes from: the argument, a day's Former board, or a screenshot (at
 /// most one; none gives the built-in example).
 pub struct Input {
@@ -121,6 +125,7 @@ pub struct Input {
     pub image: Option<String>,
 }
 
+/// Runs `tumble solve`: exit 0 with an answer, 1 when nothing was found, 130 after Ctrl-C.
 pub fn run(
     input: Input,
     size: &SizeArgs,
@@ -142,6 +147,7 @@ pub fn run(
     };
     let mut p = setup_from(&text, &rules)?;
     search.apply(&mut p.setup)?;
+    p.setup.search.stop = super::stop::install();
     p.setup.search.start = std::time::Instant::now();
     let (grid, setup) = (&p.grid, &p.setup);
     if !json {
@@ -181,7 +187,10 @@ pub fn run(
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!();
-        print_report(&report);
+        print_report(&report, setup.search.memory);
+    }
+    if super::stop::interrupted(&setup.search.stop) {
+        return Ok(ExitCode::from(super::stop::INTERRUPTED));
     }
     let solved = report.length > 0 || report.tiles_left == 0 || report.optimal;
     Ok(if solved {

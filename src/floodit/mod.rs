@@ -496,6 +496,7 @@ pub fn solve(
                 boards,
                 note: None,
                 certified: None,
+                stopped: out.stopped,
             }
         }
     }

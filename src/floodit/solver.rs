@@ -26,12 +26,13 @@
 //!   table, so the same flood reached again (another order of the same moves) is pruned
 //!   without its bound.
 //! - **Limits.** The time limit, the stop flag and the memory budget
-//!   ([`SearchOptions::memory`]) end the search with the best solution and the proven lower
-//!   bound (the smallest `f` left).
+//!   ([`SearchOptions::memory`], checked against the node array, the index and the open
+//!   list every 4096 expansions) end the search with the best solution, the proven lower
+//!   bound (the smallest `f` left) and which of them ended it ([`Outcome::stopped`]).
 
 use super::{bounds, set, Engine, Pos, Set};
 use crate::report::Progress;
-use crate::search::SearchOptions;
+use crate::search::{SearchOptions, Stopped};
 
 /// What the search ends with.
 #[derive(Clone, Debug)]
@@ -44,6 +45,8 @@ pub struct Outcome {
     pub lower_bound: u32,
     /// Nodes expanded.
     pub nodes: u64,
+    /// Why the search ended before it had finished (`None` when it finished).
+    pub stopped: Option<Stopped>,
 }
 
 #[derive(Clone, Copy)]
@@ -514,6 +517,7 @@ pub fn astar<const N: usize>(
             proven: true,
             lower_bound: 0,
             nodes: 0,
+            stopped: None,
         };
     }
     let mut best = greedy(e, start);
@@ -539,6 +543,7 @@ pub fn astar<const N: usize>(
             moves: best,
             proven,
             nodes: 0,
+            stopped: None,
         };
     }
     let mut nodes: Vec<Node<N>> = vec![Node {
@@ -570,6 +575,7 @@ pub fn astar<const N: usize>(
     let mut moves = Vec::new();
     let mut pushes: Vec<(usize, usize, u32, u32)> = Vec::new();
     let mut proven = false;
+    let mut stopped = None;
     // the root's children may skip move orders only if the root had a free choice
     let root_settled = bounds::colour_masks(e, &start.flood, &e.neighbours(&start.flood)).1 == 0;
     'search: loop {
@@ -612,7 +618,10 @@ pub fn astar<const N: usize>(
         if expanded & 0xfff == 0 {
             let bytes =
                 nodes.capacity() * std::mem::size_of::<Node<N>>() + index.bytes() + open.bytes();
-            if opts.should_stop() || bytes > opts.memory {
+            stopped = opts
+                .stopped()
+                .or((bytes > opts.memory).then_some(Stopped::Memory));
+            if stopped.is_some() {
                 break 'search;
             }
         }
@@ -711,6 +720,7 @@ pub fn astar<const N: usize>(
         proven,
         lower_bound: lower,
         nodes: expanded,
+        stopped,
     }
 }
 

@@ -8,7 +8,9 @@
 //!   NRPA), on all cores, sharing its best solution and a target with the exact search.
 //!
 //! Algorithms report progress through a callback of [`Event`]s (a new best solution, a
-//! new proven lower bound), which the front ends print as they come.
+//! new proven lower bound), which the front ends print as they come. A search that ends
+//! before it has finished says why ([`Stopped`]: the time limit, the memory budget, or
+//! the stop flag, which only the user's interrupt sets).
 
 pub mod anytime;
 mod beam;
@@ -34,7 +36,9 @@ pub struct SearchOptions {
     pub memory: usize,
     /// Threads to use (searches that are not parallel ignore it).
     pub threads: usize,
-    /// Set from outside to stop the search early.
+    /// Set from outside to stop the search early: the user's interrupt (a search that ends
+    /// because of it reports [`Stopped::Interrupted`]). The searches stop each other with
+    /// flags of their own, never with this one.
     pub stop: Arc<AtomicBool>,
     /// When the search started (for elapsed times in events).
     pub start: Instant,
@@ -64,7 +68,64 @@ impl SearchOptions {
     }
     /// Has the time run out or has someone asked to stop?
     pub fn should_stop(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.deadline().is_some_and(|d| Instant::now() >= d)
+        self.stopped().is_some()
+    }
+    /// Why a search under these options has to stop now, if it has to.
+    pub fn stopped(&self) -> Option<Stopped> {
+        Stopped::by(&self.stop, self.deadline())
+    }
+}
+
+/// Why a search ended before it had finished (in a report, absent when it finished).
+///
+/// In JSON it is the field `"stopped": "time" | "memory" | "interrupted"`, and an
+/// interrupted search also carries `"interrupted": true`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The time limit ran out.
+    Time,
+    /// The search's tables reached the memory budget ([`SearchOptions::memory`]).
+    Memory,
+    /// The user interrupted it (the stop flag, [`SearchOptions::stop`]).
+    Interrupted,
+}
+
+impl Stopped {
+    /// Why a search with stop flag `stop` and `deadline` has to stop now: the flag first
+    /// (only the user sets it), then the deadline.
+    pub fn by(stop: &AtomicBool, deadline: Option<Instant>) -> Option<Stopped> {
+        if stop.load(Ordering::Relaxed) {
+            Some(Stopped::Interrupted)
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Stopped::Time)
+        } else {
+            None
+        }
+    }
+
+    /// Its name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stopped::Time => "time",
+            Stopped::Memory => "memory",
+            Stopped::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// The fields a report carries for a search that stopped early: `"stopped"`, and
+/// `"interrupted": true` when the user interrupted it. Serialised flattened into the
+/// report, so that a search that finished adds no field at all.
+impl serde::Serialize for Stopped {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let interrupted = *self == Stopped::Interrupted;
+        let mut m = s.serialize_map(Some(1 + interrupted as usize))?;
+        m.serialize_entry("stopped", self.name())?;
+        if interrupted {
+            m.serialize_entry("interrupted", &true)?;
+        }
+        m.end()
     }
 }
 

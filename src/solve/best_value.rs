@@ -9,6 +9,7 @@ use crate::objective::Objectived;
 use crate::report::Progress;
 use crate::samegame;
 use crate::search::anytime::{self, Control, Scored};
+use crate::search::Stopped;
 
 use super::fast::anytime_search;
 use super::Setup;
@@ -28,14 +29,16 @@ pub const EXACT_TILES: u32 = 40;
 /// [`EXACT_POSITIONS`]); otherwise, or with `no_proof`, the anytime search until the time
 /// limit ([`DEFAULT_ANYTIME_LIMIT`] if none). Every improvement is reported with its time.
 /// With `fast` (the same position in [`samegame`]'s byte engine, for the score), that
-/// engine's beam search is the anytime search. Returns (moves, proven, nodes).
+/// engine's beam search is the anytime search. Returns (moves, proven, nodes, why the
+/// search stopped early: unless proven, the user's interrupt or the anytime search's time
+/// limit, when either has come).
 pub(super) fn best_value<B: Bits>(
     q: &Objectived<B>,
     start: &ClickBoard<B>,
     setup: &Setup,
     fast: Option<samegame::Board>,
     on_progress: &mut dyn FnMut(Progress),
-) -> (Vec<Click>, bool, u64) {
+) -> (Vec<Click>, bool, u64, Option<Stopped>) {
     let game = q.game;
     let progress = |moves: &[Click], elapsed: Duration| {
         let end = crate::search::replay(game, start, moves).expect("solutions are legal");
@@ -91,5 +94,7 @@ pub(super) fn best_value<B: Bits>(
     });
     let best = ctl.best().map(|b| b.1).unwrap_or_default();
     // Proven by the exact search, or when the best meets the start's upper bound.
-    (best, proven || ctl.reached_target(), 0)
+    let proven = proven || ctl.reached_target();
+    let stopped = if proven { None } else { any_opts.stopped() };
+    (best, proven, 0, stopped)
 }

@@ -1,6 +1,7 @@
 //! A click-game board solved for its objective: [`solve`] picks the search
 //! ([`fewest_moves`] or [`best_value`]), falls back to the fewest tiles left when the
-//! board cannot be cleared, and fills the [`Report`].
+//! board cannot be cleared, and fills the [`Report`], with why the search stopped early if
+//! it did (as the search that gave the answer says).
 
 use crate::bits::Bits;
 use crate::click::{Click, ClickBoard, ClickGame};
@@ -44,14 +45,15 @@ pub(super) fn solve<B: Bits>(
     let fast = (setup.rules.clickable == Clickable::Any && setup.rules.sideways == Sideways::Left)
         .then(|| samegame::Board::from_grid(grid))
         .flatten();
-    let (mut moves, mut proven, mut lower, mut nodes) = match objective {
+    let (mut moves, mut proven, mut lower, mut nodes, mut stopped) = match objective {
         Objective::Moves => {
             let provable = grid.width() * grid.height() <= PROVABLE_CELLS;
             fewest_moves(game, &scored, board, setup, provable, fast, on_progress)
         }
         Objective::Tiles | Objective::Score => {
-            let (moves, proven, nodes) = best_value(&scored, board, setup, fast, on_progress);
-            (moves, proven, 0, nodes)
+            let (moves, proven, nodes, stopped) =
+                best_value(&scored, board, setup, fast, on_progress);
+            (moves, proven, 0, nodes, stopped)
         }
     };
     if objective == Objective::Moves && lower >= INFINITE {
@@ -59,8 +61,8 @@ pub(super) fn solve<B: Bits>(
         // tell beforehand): the answer is the fewest tiles left, as for Clickomania.
         objective = Objective::Tiles;
         let tiles = Objectived::new(&ranking, objective);
-        let (m, p, n) = best_value(&tiles, board, setup, fast, on_progress);
-        (moves, proven, lower, nodes) = (m, p, 0, nodes + n);
+        let (m, p, n, s) = best_value(&tiles, board, setup, fast, on_progress);
+        (moves, proven, lower, nodes, stopped) = (m, p, 0, nodes + n, s);
         note = Some("the board cannot be cleared: the answer is the fewest tiles left".into());
     }
     if objective == Objective::Moves
@@ -83,6 +85,7 @@ pub(super) fn solve<B: Bits>(
         0
     };
     report.nodes = nodes;
+    report.stopped = stopped;
     if note.is_none() && objective == Objective::Tiles && proven && report.tiles_left > 0 {
         note = Some(format!(
             "the board cannot be cleared: {} tiles are left at best",
@@ -168,5 +171,6 @@ fn build_report<B: Bits>(
         boards,
         note: None,
         certified: None,
+        stopped: None,
     }
 }

@@ -12,7 +12,7 @@ use crate::puzzle::{Puzzle, INFINITE};
 use crate::report::Progress;
 use crate::samegame;
 use crate::search::anytime::{self, Control};
-use crate::search::{ida_star, Event, Outcome, SearchOptions};
+use crate::search::{ida_star, Event, Outcome, SearchOptions, Stopped};
 
 use super::best_value::DEFAULT_ANYTIME_LIMIT;
 use super::fast::anytime_search;
@@ -70,7 +70,10 @@ impl<M> Drop for PanicNotice<M> {
 /// search's target (reaching it stops it), and IDA* is stopped as soon as its lower bound
 /// reaches the best solution's length. With `no_proof`, the anytime search alone on every
 /// thread. With `fast` (the same position in [`samegame`]'s byte engine), that engine's
-/// beam search is the anytime search. Returns (moves, proven, lower bound, nodes).
+/// beam search is the anytime search. Returns (moves, proven, lower bound, nodes, why the
+/// search stopped early): unless proven, IDA* ran until the user's interrupt or the time
+/// limit (it has no other way to end unproven: its table replaces entries when full), and
+/// with `no_proof` the anytime search until those or [`DEFAULT_ANYTIME_LIMIT`].
 pub(super) fn fewest_moves<B: Bits>(
     p: &ClickGame<B>,
     q: &Objectived<B>,
@@ -79,10 +82,10 @@ pub(super) fn fewest_moves<B: Bits>(
     provable: bool,
     fast: Option<samegame::Board>,
     on_progress: &mut dyn FnMut(Progress),
-) -> (Vec<Click>, bool, u32, u64) {
+) -> (Vec<Click>, bool, u32, u64, Option<Stopped>) {
     let opts = &setup.search;
     if p.is_solved(start) {
-        return (Vec::new(), true, 0, 0);
+        return (Vec::new(), true, 0, 0, None);
     }
     let lower0 = p.lower_bound(start);
     let any_stop = Arc::new(AtomicBool::new(false));
@@ -243,7 +246,14 @@ pub(super) fn fewest_moves<B: Bits>(
     // fewest moves), if it has one.
     let best = best.or_else(|| ctl.best().map(|b| b.1)).unwrap_or_default();
     let lower = if proven { best.len() as u32 } else { lower };
-    (best, proven, lower, nodes)
+    let stopped = if proven {
+        None
+    } else if setup.no_proof {
+        Stopped::by(&opts.stop, any_opts.deadline())
+    } else {
+        opts.stopped()
+    };
+    (best, proven, lower, nodes, stopped)
 }
 
 #[cfg(test)]

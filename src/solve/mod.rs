@@ -3,8 +3,9 @@
 //! [`solve`] takes a [`Grid`] and a [`Setup`] (game, rules, search options), picks the
 //! engine the board fits in ([`dispatch`]: a one-word bitboard up to 64 cells, wider ones
 //! up to [`MAX_CELLS`]), runs the search the objective calls for, and returns a [`Report`]
-//! with the solution step by step, whether it is proven optimal and the best lower bound.
-//! Progress ([`Progress`]) is reported through a callback as it happens.
+//! with the solution step by step, whether it is proven optimal, the best lower bound and,
+//! when the search ended before it had finished, why ([`Stopped`]: the time limit, the
+//! memory budget, or the user's interrupt through the stop flag). Progress ([`Progress`]) is reported through a callback as it happens.
 //!
 //! - fewest moves (`fewest_moves.rs`): a greedy solution in milliseconds, then the anytime
 //!   search ([`crate::search::anytime`]) and IDA* ([`crate::search::ida_star`]) side by
@@ -41,7 +42,7 @@ pub use replay::{has_moves, replay};
 pub use setup::Setup;
 
 pub use crate::generate::generate;
-pub use crate::report::{Progress, Replayed, Report, Step};
+pub use crate::report::{Progress, Replayed, Report, Step, Stopped};
 
 use crate::bits::Bits;
 use crate::click::{ClickBoard, ClickGame};
