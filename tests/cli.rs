@@ -4,32 +4,11 @@
 
 mod common;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
+use common::cli::run;
 use common::{bfs_optimum, fewest_tiles, random_board, replay, temp_file, Cell, RefBoard, Rng};
 use tumble::rules::{Game, Rules};
-
-fn tumble() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tumble"))
-}
-
-/// Runs `tumble args` (with `stdin` if given): (exit code, stdout, stderr).
-fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let mut cmd = tumble();
-    cmd.args(args);
-    if let Some(s) = stdin {
-        cmd.write_stdin(s);
-    }
-    let out = cmd.output().expect("tumble runs");
-    (
-        out.status
-            .code()
-            .expect("tumble exits with a code, not a signal"),
-        String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    )
-}
 
 /// `tumble args` must fail with exit code 2 and exactly one line on stderr that mentions
 /// every one of `needles`, and must not panic.

@@ -4,22 +4,13 @@
 
 mod common;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 use common::data::FORMER_OPTIMA;
 use tumble::daily::{former_board, Date};
 
 fn tumble(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tumble"))
-        .args(args)
-        .output()
-        .expect("tumble runs");
-    (
-        out.status.code().expect("an exit code"),
-        String::from_utf8(out.stdout).expect("UTF-8"),
-        String::from_utf8(out.stderr).expect("UTF-8"),
-    )
+    common::cli::run(args, None)
 }
 
 fn board_of(date: &str) -> String {

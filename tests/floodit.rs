@@ -4,20 +4,17 @@
 
 mod common;
 
-use assert_cmd::Command;
+use common::cli::tumble;
 use predicates::str::contains;
 
+use common::floodit::check_proven_answer;
 use common::{floodit_bfs_optimum, random_board, temp_file, RefBoard, Rng};
-use tumble::floodit::{self, bounds, Engine};
+use tumble::floodit;
 use tumble::grid::Grid;
 use tumble::rules::Game;
 use tumble::solve::{generate, solve, Setup};
 
 const BOARD: &str = "ABCA,BBCA,CAAB,ABCC";
-
-fn tumble() -> Command {
-    Command::cargo_bin("tumble").expect("the tumble binary is built")
-}
 
 #[test]
 fn solve_prints_solutions_then_the_proven_optimum_and_the_boards() {
@@ -172,34 +169,8 @@ fn generated_14x14_boards_are_proven_and_replay_to_one_colour() {
     for seed in 1..=20 {
         let grid = generate(14, 14, 6, seed);
         assert_eq!((grid.width(), grid.height()), (14, 14), "seed {seed}");
-        let setup = Setup::new(Game::Floodit);
-        let r = solve(&grid, &setup, &mut |_| {}).unwrap();
-        assert!(r.optimal, "seed {seed} not proven");
-        assert_eq!(r.lower_bound as usize, r.length);
-        // replay the colours from the top left
-        let colours: Vec<char> = r
-            .moves
-            .iter()
-            .map(|s| s.colour.chars().next().unwrap())
-            .collect();
-        let played = floodit::replay(&grid, (0, 13), &colours)
-            .unwrap()
-            .expect("the answer is legal");
-        assert!(floodit::is_one_colour(&played.last().unwrap().1));
-        // the answer is at least every bound of the start position
-        let (e, p) = Engine::<4>::new(&grid, (0, 13)).unwrap();
-        for b in [
-            bounds::colours(&e, &p.flood),
-            bounds::distance(&e, &p.flood),
-            bounds::seed(&e, &p.flood),
-            bounds::puchert(&e, &p.flood),
-        ] {
-            assert!(
-                r.length >= b as usize,
-                "seed {seed}: {} < bound {b}",
-                r.length
-            );
-        }
+        let r = solve(&grid, &Setup::new(Game::Floodit), &mut |_| {}).unwrap();
+        check_proven_answer(&grid, &r, &format!("seed {seed}"));
         // six colours need at least five moves
         assert!(r.length >= 5, "seed {seed}: {} moves", r.length);
         proven += 1;

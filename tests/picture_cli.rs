@@ -6,7 +6,6 @@ mod common;
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 use tumble::daily::{former_board, Date};
@@ -14,15 +13,7 @@ use tumble::generate::generate;
 use tumble::rules::Game;
 
 fn tumble(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tumble"))
-        .args(args)
-        .output()
-        .expect("tumble runs");
-    (
-        out.status.code().expect("an exit code"),
-        String::from_utf8(out.stdout).expect("UTF-8"),
-        String::from_utf8(out.stderr).expect("UTF-8"),
-    )
+    common::cli::run(args, None)
 }
 
 /// The board with its colours renamed A, B, C… in order of first appearance from the top

@@ -9,13 +9,14 @@ mod common;
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
+use common::cli::tumble;
 use predicates::prelude::*;
 
 use common::data::{article_boards, FORMER_OPTIMA};
+use common::floodit::check_proven_answer;
 use common::proofs::prove;
 use tumble::daily::{first_generated_day, former_board, Date};
-use tumble::floodit::{self, bounds, Engine};
+use tumble::floodit;
 use tumble::grid::Grid;
 use tumble::rules::Game;
 use tumble::solve::{solve, Setup};
@@ -187,38 +188,10 @@ fn first_pc19_boards_are_proven_and_replay_to_one_colour() {
         let grid: Grid = floodit::square_up(line.trim().parse().unwrap());
         assert_eq!((grid.width(), grid.height()), (14, 14), "board {}", i + 1);
         let r = solve(&grid, &Setup::new(Game::Floodit), &mut |_| {}).unwrap();
-        assert!(r.optimal, "board {} not proven", i + 1);
-        assert_eq!(r.lower_bound as usize, r.length);
-        let colours: Vec<char> = r
-            .moves
-            .iter()
-            .map(|s| s.colour.chars().next().unwrap())
-            .collect();
-        let played = floodit::replay(&grid, (0, 13), &colours)
-            .unwrap()
-            .expect("the answer is legal");
-        assert!(floodit::is_one_colour(&played.last().unwrap().1));
-        let (e, p) = Engine::<4>::new(&grid, (0, 13)).unwrap();
-        for b in [
-            bounds::colours(&e, &p.flood),
-            bounds::distance(&e, &p.flood),
-            bounds::seed(&e, &p.flood),
-            bounds::puchert(&e, &p.flood),
-        ] {
-            assert!(
-                r.length >= b as usize,
-                "board {}: {} < bound {b}",
-                i + 1,
-                r.length
-            );
-        }
+        check_proven_answer(&grid, &r, &format!("board {}", i + 1));
         proven += 1;
     }
     assert_eq!(proven, 20);
-}
-
-fn tumble() -> Command {
-    Command::cargo_bin("tumble").expect("the tumble binary is built")
 }
 
 #[test]

@@ -9,7 +9,9 @@
 //! boards with known optima; [`proofs`] checks a proof of one through the command line.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod data;
+pub mod floodit;
 pub mod proofs;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
