@@ -71,6 +71,8 @@ fn fielded(lines: &[&str]) -> Vec<Entry> {
             Entry {
                 name: if game.is_some() {
                     format!("{}#{}", f[0], i + 1)
+                } else if f[0].is_empty() {
+                    format!("#{}", i + 1)
                 } else {
                     f[0].to_string()
                 },

@@ -95,6 +95,8 @@ pub(super) fn solve<B: Bits>(
     report.note = note;
     if setup.certify {
         report.certified = Some(certify(game, board, setup, &report));
+        // the time to the answer includes its certificate
+        report.elapsed_ms = setup.search.start.elapsed().as_millis() as u64;
     }
     report
 }
