@@ -399,7 +399,8 @@ pub fn ida_star<P: Puzzle>(
 /// soon as its lower bound reaches `target` (then `lower_bound >= target`), when it finds
 /// a solution shorter than `target` (which would show the first proof wrong), or at the
 /// time limit. Slower than [`ida_star`] and bounded by [`SearchOptions::memory`] as well:
-/// once that is spent it stores no new position, which costs time, never soundness.
+/// once that is spent it forgets positions to make room ([`Exact`]), which costs time,
+/// never soundness.
 pub fn certify<P: Puzzle>(
     p: &P,
     start: &P::State,

@@ -23,7 +23,6 @@
 //! that the operating system hands out when first written, so a table costs what it
 //! holds, not its budget.
 
-use std::collections::hash_map::Entry;
 use std::hash::Hash;
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
@@ -243,9 +242,10 @@ impl<S> Memo<S> for Table {
 }
 
 /// Lower bounds keyed by the whole position: no hash collision can give one position
-/// another's bound. Slower and larger than [`Table`]; for certifying a proof. Once its
-/// memory budget is spent it keeps the entries it has and stores no new ones, which costs
-/// the search time but never soundness (a missing entry reads as 0).
+/// another's bound. Slower and larger than [`Table`]; for certifying a proof. When its
+/// memory budget is spent, a new position makes room by emptying the shard it falls in (a
+/// sixty-fourth of the entries): that costs the search time, never soundness (a missing
+/// entry reads as 0), and the search goes on remembering what it proves last.
 pub struct Exact<S> {
     shards: Vec<Mutex<FxHashMap<S, u32>>>,
     entries: AtomicUsize,
@@ -294,18 +294,16 @@ impl<S: Hash + Eq + Clone + Send> Memo<S> for Exact<S> {
 
     fn store(&self, s: &S, key: Key, bound: u32, _work: u32) {
         let mut shard = self.shard(key.hash);
-        match shard.entry(s.clone()) {
-            Entry::Occupied(mut e) => {
-                let v = e.get_mut();
-                *v = (*v).max(bound);
-            }
-            Entry::Vacant(e) => {
-                if self.entries.load(Relaxed) < self.limit {
-                    self.entries.fetch_add(1, Relaxed);
-                    e.insert(bound);
-                }
-            }
+        if let Some(v) = shard.get_mut(s) {
+            *v = (*v).max(bound);
+            return;
         }
+        if self.entries.load(Relaxed) >= self.limit {
+            self.entries.fetch_sub(shard.len(), Relaxed);
+            shard.clear();
+        }
+        self.entries.fetch_add(1, Relaxed);
+        shard.insert(s.clone(), bound);
     }
 }
 
@@ -481,20 +479,26 @@ mod tests {
     }
 
     #[test]
-    fn a_full_exact_memo_stores_no_new_position() {
-        let m: Exact<u64> = Exact::new(3 * 2 * 12); // room for three entries
+    fn a_full_exact_memo_empties_a_shard_to_make_room() {
+        let m: Exact<u64> = Exact::new(40 * 2 * 12); // room for forty entries
         let mut cases = 0;
-        for s in 0..10u64 {
-            m.store(&s, key(s), 5, 0);
+        for s in 0..1000u64 {
+            m.store(&s, key(s), 5 + (s % 3) as u32, 0);
+            // an insert empties its own shard first, so the memo is never more than one
+            // entry per shard over its budget
+            assert!(m.len() <= 40 + EXACT_SHARDS, "{} entries", m.len());
+            assert_eq!(m.get(&s, key(s).hash, || key(s).check), 5 + (s % 3) as u32);
             cases += 1;
         }
-        assert_eq!(cases, 10);
-        assert_eq!(m.len(), 3);
-        assert_eq!(
-            (0..10u64)
-                .filter(|&s| m.get(&s, key(s).hash, || key(s).check) == 5)
-                .count(),
-            3
-        );
+        assert_eq!(cases, 1000);
+        // what it holds is right, and it holds something from late on
+        let held: Vec<u64> = (0..1000u64)
+            .filter(|&s| m.get(&s, key(s).hash, || key(s).check) != 0)
+            .collect();
+        assert_eq!(held.len(), m.len());
+        assert!(held
+            .iter()
+            .all(|&s| m.get(&s, key(s).hash, || key(s).check) == 5 + (s % 3) as u32));
+        assert!(held.contains(&999));
     }
 }
