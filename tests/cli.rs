@@ -6,29 +6,9 @@ mod common;
 
 use serde_json::Value;
 
-use common::cli::run;
+use common::cli::{assert_error, run};
 use common::{bfs_optimum, fewest_tiles, random_board, replay, temp_file, Cell, RefBoard, Rng};
 use tumble::rules::{Game, Rules};
-
-/// `tumble args` must fail with exit code 2 and exactly one line on stderr that mentions
-/// every one of `needles`, and must not panic.
-fn assert_error(args: &[&str], stdin: Option<&str>, needles: &[&str]) {
-    let (code, _out, err) = run(args, stdin);
-    assert!(!err.contains("panicked"), "tumble {args:?} panicked: {err}");
-    assert_eq!(code, 2, "tumble {args:?}: exit code (stderr: {err})");
-    let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(
-        lines.len(),
-        1,
-        "tumble {args:?}: stderr must be one line: {err:?}"
-    );
-    for n in needles {
-        assert!(
-            err.contains(n),
-            "tumble {args:?}: the error should mention {n:?}: {err}"
-        );
-    }
-}
 
 fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })

@@ -191,11 +191,7 @@ fn bad_pictures_are_one_line_errors_with_exit_code_2() {
     ];
     let mut checked = 0;
     for (args, needle) in cases {
-        let (code, _, err) = tumble(args);
-        assert_eq!(code, 2, "{args:?}: {err}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}");
+        common::cli::assert_error(args, None, &[needle]);
         checked += 1;
     }
     assert_eq!(checked, 6);

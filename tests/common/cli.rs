@@ -23,3 +23,23 @@ pub fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
         String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     )
 }
+
+/// `tumble args` must fail with exit code 2 and exactly one line on stderr that mentions
+/// every one of `needles`, and must not panic.
+pub fn assert_error(args: &[&str], stdin: Option<&str>, needles: &[&str]) {
+    let (code, _out, err) = run(args, stdin);
+    assert!(!err.contains("panicked"), "tumble {args:?} panicked: {err}");
+    assert_eq!(code, 2, "tumble {args:?}: exit code (stderr: {err})");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "tumble {args:?}: stderr must be one line: {err:?}"
+    );
+    for n in needles {
+        assert!(
+            err.contains(n),
+            "tumble {args:?}: the error should mention {n:?}: {err}"
+        );
+    }
+}
