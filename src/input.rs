@@ -165,11 +165,11 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
 }
 
 /// Reads the board in a screenshot (a file, or `-` for stdin) as [`crate::picture::read`]
-/// does.
+/// does; also gives the decoded picture (for an overlay).
 pub fn read_image_board(
     path: &str,
     options: &crate::picture::ReadOptions,
-) -> Result<crate::picture::Reading, InputError> {
+) -> Result<(image::RgbImage, crate::picture::Reading), InputError> {
     let bytes = if path == "-" {
         let mut b = Vec::new();
         std::io::stdin()
@@ -182,10 +182,13 @@ pub fn read_image_board(
             err,
         })?
     };
-    crate::picture::read(&bytes, options).map_err(|err| InputError::Picture {
+    let picture_error = |err| InputError::Picture {
         path: path.to_string(),
         err,
-    })
+    };
+    let img = crate::picture::decode(&bytes).map_err(picture_error)?;
+    let reading = crate::picture::read_image(&img, options).map_err(picture_error)?;
+    Ok((img, reading))
 }
 
 /// A game name from a `game|board|...` line, and the board part.

@@ -17,17 +17,11 @@ pub fn read(
     size: &SizeArgs,
     overlay_to: Option<&Path>,
 ) -> Result<ExitCode> {
-    let reading = read_image_board(image, &size.options(game))?;
+    let (img, reading) = read_image_board(image, &size.options(game))?;
     if let Some(out) = overlay_to {
-        let picture = std::fs::read(image)
-            .ok()
-            .and_then(|b| tumble::picture::decode(&b).ok());
-        match picture {
-            Some(img) => overlay(&img, &reading)
-                .save_with_format(out, image::ImageFormat::Png)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?,
-            None => anyhow::bail!("--overlay needs the picture as a file, not stdin"),
-        }
+        overlay(&img, &reading)
+            .save_with_format(out, image::ImageFormat::Png)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
     }
     println!("{}", reading.grid.to_text().trim_end());
     Ok(ExitCode::SUCCESS)

@@ -138,6 +138,7 @@ pub fn run(
         (Some(b), _, _) => read_board_text(b)?,
         (None, Some(d), _) => dated_board(d, &mut rules)?,
         (None, None, Some(i)) => read_image_board(i, &size.options(rules.game))?
+            .1
             .grid
             .to_text(),
         (None, None, None) => {
