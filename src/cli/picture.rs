@@ -23,6 +23,9 @@ pub fn read(
             .save_with_format(out, image::ImageFormat::Png)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
     }
+    if let Some(note) = &reading.note {
+        eprintln!("note: {note}");
+    }
     println!("{}", reading.grid.to_text().trim_end());
     Ok(ExitCode::SUCCESS)
 }

@@ -137,10 +137,13 @@ pub fn run(
     let text = match (&input.board, &input.date, &input.image) {
         (Some(b), _, _) => read_board_text(b)?,
         (None, Some(d), _) => dated_board(d, &mut rules)?,
-        (None, None, Some(i)) => read_image_board(i, &size.options(rules.game))?
-            .1
-            .grid
-            .to_text(),
+        (None, None, Some(i)) => {
+            let reading = read_image_board(i, &size.options(rules.game))?.1;
+            if let Some(note) = &reading.note {
+                eprintln!("note: {note}");
+            }
+            reading.grid.to_text()
+        }
         (None, None, None) => {
             rules.game.get_or_insert(Game::Dust);
             EXAMPLE.to_string()

@@ -143,6 +143,9 @@ pub enum PictureError {
         "column {x}: cell ({x},{y}) reads empty under a tile, but a board in play obeys gravity"
     )]
     Gravity { x: usize, y: usize },
+    /// An empty column left of a column with tiles, where columns close to the left.
+    #[error("column {x} reads empty, but columns right of it hold tiles and a {game} board closes empty columns to the left")]
+    EmptyColumn { x: usize, game: String },
     /// Flood-It boards have no empty cells.
     #[error("cell ({x},{y}) reads empty, but a {game} board has no empty cells")]
     NotFull { x: usize, y: usize, game: String },

@@ -26,6 +26,8 @@ const PATCH_INLIER: i32 = 28;
 const FORMER_MAX_DELTA: f32 = 28.0;
 /// The largest ΔE from the board background for an empty cell.
 const EMPTY_MAX_DELTA: f32 = 18.0;
+/// The fewest tiles a board sized from its tiles may hold (see `read_image`).
+const FROM_TILES_MIN: usize = 8;
 /// Tile colours closer than this ΔE are one colour; farther ones are different colours.
 const CLUSTER_DELTA: f32 = 15.0;
 
@@ -95,6 +97,9 @@ pub struct Reading {
     pub background: Option<Rgb>,
     /// The colour read for each letter: `colours[k - 1]` for colour `k` of `grid`.
     pub colours: Vec<Rgb>,
+    /// Set when the board's size was taken from its tiles because its edges do not show
+    /// (SameGame and Clickomania): what was assumed, in one line.
+    pub note: Option<String>,
 }
 
 impl Reading {
@@ -841,6 +846,8 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
 
     // The board's extent.
     let (known_w, known_h) = options.known_size();
+    let packs_left = matches!(options.game, Some(Game::Samegame | Game::Clickomania));
+    let from_tiles = margins.is_none() && packs_left && (known_w.is_none() || known_h.is_none());
     let (wt, ht) = ((i1 - i0 + 1) as usize, (j1 - j0 + 1) as usize);
     // Margins agree when within this many pixels. The bottom margin is always the board's
     // own (the bottom row holds a tile), so the others are checked against it.
@@ -857,7 +864,7 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
         }
         Some(w) if wt == w => (i0, w),
         Some(w) => {
-            if matches!(options.game, Some(Game::Samegame | Game::Clickomania)) {
+            if packs_left {
                 // Columns close to the left: the leftmost column holds tiles.
                 (i0, w)
             } else {
@@ -898,6 +905,10 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
                 }
                 (i0 - l as i64, wt + (l + r) as usize)
             }
+            // Columns close to the left and tiles fall: the bottom-left cell holds a tile,
+            // and every column right of the tiles is empty. Empty columns on the right never
+            // take part in play, so the tiles' columns are a board that plays the same.
+            None if packs_left => (i0, wt),
             None => return Err(unknown_extent()),
         },
     };
@@ -916,6 +927,9 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
                     }
                     extra as i64
                 }
+                // Rows above every tile are empty, and an empty top row never takes part in
+                // play (tiles only fall), so the tiles' rows are a board that plays the same.
+                None if packs_left => 0,
                 None => return Err(unknown_extent()),
             };
             (j0 - extra, ht + extra as usize)
@@ -1147,6 +1161,34 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
     } else if let Err(BoardError::Floating { x, y, .. }) = grid.check_gravity() {
         return Err(PictureError::Gravity { x, y });
     }
+    // Where columns close to the left, no empty column lies left of a tile.
+    if packs_left {
+        let first_empty = (0..width).find(|&x| grid.get(x, 0) == 0);
+        if let Some(x) = first_empty.filter(|&x| (x..width).any(|c| grid.get(c, 0) != 0)) {
+            return Err(PictureError::EmptyColumn {
+                x,
+                game: options.game.map_or("", |g| g.name()).into(),
+            });
+        }
+    }
+    // A board sized from its tiles rests on its columns being packed to the left and its
+    // tiles fallen: the bottom row is full and the top row holds a tile. A reading that
+    // breaks either found no such board. A row or a column of a few same-sized marks (a
+    // window's buttons, a row of icons) is not taken for a board either: the tiles must
+    // span two rows and two columns and number at least `FROM_TILES_MIN`.
+    let tiles = (0..width)
+        .flat_map(|x| (0..height).map(move |y| (x, y)))
+        .filter(|&(x, y)| grid.get(x, y) != 0)
+        .count();
+    if from_tiles
+        && (width < 2
+            || height < 2
+            || tiles < FROM_TILES_MIN
+            || (0..width).any(|x| grid.get(x, 0) == 0)
+            || (0..width).all(|x| grid.get(x, height - 1) == 0))
+    {
+        return Err(unknown_extent());
+    }
     Ok(Reading {
         grid,
         first,
@@ -1154,6 +1196,13 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
         tile: lat.face,
         background,
         colours,
+        note: from_tiles.then(|| {
+            format!(
+                "the board's edges do not show, so its size, {width}×{height}, is taken from its \
+                 tiles (empty rows above or columns to the right would not change the play; \
+                 give --width and --height to set it)"
+            )
+        }),
     })
 }
 
