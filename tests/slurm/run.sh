@@ -11,7 +11,7 @@
 # generated set of Figure boards in SHARDS shards, waits for the merge job, and checks that the merged
 # totals and boards equal a single-process `tumble bench --json` over the same set: the same
 # boards in the same order, the same length and proof for each, and the same totals of
-# boards, proven boards, moves, tiles left and score. The daemons are stopped (by the pids
+# boards, proven boards, moves and tiles left. The daemons are stopped (by the pids
 # they wrote) however the test ends; a failure prints the daemons' logs and the jobs'
 # output.
 #
@@ -179,6 +179,10 @@ merge="$(echo "$ids" | awk '/^merge job/ {print $3}')"
 deadline=$(($(date +%s) + timeout))
 while [ ! -f "$dir/out/merged.json" ] || squeue -h -j "$merge" 2>/dev/null | grep -q .; do
     [ "$(date +%s)" -lt "$deadline" ] || fail "the jobs did not finish within ${timeout}s"
+    if scontrol show job "$array" 2>/dev/null \
+        | grep -qE 'JobState=(FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL)'; then
+        fail "a task of the array job $array failed"
+    fi
     sleep 1
 done
 merged_state="$(scontrol show job "$merge" 2>/dev/null | grep -o 'JobState=[A-Z_]*' || true)"
@@ -204,10 +208,11 @@ for m, s in zip(mb, sb):
     assert (m["length"], m["optimal"]) == (s["length"], s["optimal"]), (m, s)
     assert m["optimal"], f"board {m['name']} not proven"
 mt, st = merged["totals"], single["totals"]
-for key in ["boards", "proven", "moves", "tiles_left", "score", "mismatches"]:
+# not the score: of the optimal answers of a board, which one is found first depends on timing
+for key in ["boards", "proven", "moves", "tiles_left", "mismatches"]:
     assert mt[key] == st[key], f"{key}: merged {mt[key]}, single {st[key]}"
 assert mt["jobs"] == shards, f"jobs {mt['jobs']}: one per shard"
 print(f"slurm test: merged == single: {mt['boards']} boards, {mt['proven']} proven, "
-      f"{mt['moves']} moves, score {mt['score']} ({shards} shards)")
+      f"{mt['moves']} moves ({shards} shards)")
 PY
 say "passed in $(($(date +%s) - started)) s"
