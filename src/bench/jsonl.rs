@@ -146,6 +146,11 @@ pub fn read_records(text: &str, path: &str) -> Result<Records, BatchError> {
     Ok(records)
 }
 
+/// The note that the last line of `path`, line `line`, was cut and is left out.
+pub(crate) fn truncated_note(path: &str, line: usize) -> String {
+    format!("{path} line {line}: a truncated last line (a run killed while writing it) is left out")
+}
+
 /// The index and name a cut record begins with (rows write `"name"` and `"index"` first).
 fn named_in(cut: &str) -> (Option<usize>, Option<String>) {
     let after = |key: &str| cut.find(key).map(|at| &cut[at + key.len()..]);
@@ -237,9 +242,7 @@ pub fn resume(
     let mut resumed = Resumed::default();
     if let Some(line) = records.truncated {
         resumed.keep = Some(records.whole_len);
-        resumed.notes.push(format!(
-            "{path} line {line}: a truncated last line (a run killed while writing it) is left out"
-        ));
+        resumed.notes.push(truncated_note(path, line));
     }
     let mut seen = vec![false; entries.len()];
     let (mut outside, mut repeated, mut interrupted) = (0, 0, 0);

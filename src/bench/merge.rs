@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::jsonl::{read_records, BatchError};
+use super::jsonl::{read_records, truncated_note, BatchError};
 use super::totals::recorded_peak;
 use super::{Row, Totals};
 
@@ -100,9 +100,7 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, BatchError> {
     for (path, text) in files {
         let records = read_records(text, path)?;
         if let Some(line) = records.truncated {
-            notes.push(format!(
-                "{path} line {line}: a truncated last line (a run killed while writing it) is left out"
-            ));
+            notes.push(truncated_note(path, line));
             if let (Some(i), name) = records.truncated_board {
                 cut_names.push((i, name));
             }
