@@ -351,13 +351,16 @@ fn shards(dir: &Path, set: &str, n: usize) -> Vec<String> {
     (1..=n)
         .map(|i| {
             let f = dir.join(format!("shard-{i}.jsonl"));
+            let shard = format!("{i}/{n}");
             ok(&[
                 "bench",
                 set,
                 "--shard",
-                &format!("{i}/{n}"),
+                &shard,
                 "--jsonl",
                 s(&f),
+                "--jobs",
+                "1",
             ]);
             s(&f).to_string()
         })
