@@ -5,7 +5,8 @@
 //!   article), printing each improvement as it is found, then the answer step by step;
 //! - `tumble check BOARD MOVES` replays a move list;
 //! - `tumble gen` prints a reproducible random board;
-//! - `tumble bench FILE` solves a set of boards and prints totals;
+//! - `tumble bench FILE` solves a set of boards and prints totals, `tumble merge FILES`
+//!   merges the JSON lines of runs over the shards of a set;
 //! - `tumble read IMAGE` reads a board from a screenshot, `tumble render` draws one.
 //!
 //! Bad input is one line on stderr and exit code 2.
@@ -93,6 +94,7 @@ fn main() -> ExitCode {
             seed,
         } => cli::gen::run(game, date, width, height, colours, seed),
         Command::Bench(args) => cli::bench::run(args, std::io::stderr().is_terminal()),
+        Command::Merge(args) => cli::merge::run(args),
     };
     match result {
         Ok(code) => code,

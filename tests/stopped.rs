@@ -142,6 +142,8 @@ fn ctrl_c_during_bench_prints_the_totals_of_the_boards_done() {
     .expect("write the set");
     let child = spawn(&[
         "bench",
+        "--jobs",
+        "1",
         "--time-limit",
         "120",
         path.to_str().expect("a UTF-8 path"),

@@ -103,6 +103,9 @@ pub enum Command {
     },
     /// Solve a set of boards and print per-board results and totals.
     Bench(BenchArgs),
+    /// Merge the JSON-lines files of `bench --jsonl` runs (the shards of a set) and print
+    /// the totals, and which boards are missing or recorded twice.
+    Merge(MergeArgs),
 }
 
 /// What is known of a screenshot's board besides its game.
@@ -194,7 +197,8 @@ pub struct SearchArgs {
     /// Memory for the transposition table, in MiB (it starts small and grows up to this).
     #[arg(long, default_value_t = 1024)]
     pub memory: usize,
-    /// Threads (default: all cores).
+    /// Threads (default: all cores; in `bench`, a board's share of the cores: cores / --jobs,
+    /// at least 1).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Skip the proof: anytime search only.
@@ -244,8 +248,37 @@ pub struct BenchArgs {
     /// Print one JSON object (per-board results and totals) instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Boards solved at the same time (default 1). With more than one, per-board times
-    /// are measured while other boards run, and the wall-clock time is printed too.
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
+    /// Boards solved at the same time (default: every core, one board per core). Each
+    /// board's search then gets cores / N threads (at least 1) unless --threads is given,
+    /// so `--jobs 1` solves one board at a time on all the cores. With more than one, rows
+    /// come as boards end, per-board times are measured while other boards run, and the
+    /// wall-clock time is printed too.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Only part I of N of the set: board k (from 0) belongs to part k mod N + 1. Rows
+    /// keep their index in the whole set.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Write one JSON line per board as it ends (a row of --json, with its "index" in the
+    /// whole set and the set's size "set"), flushed each line: appended to FILE, or to
+    /// stdout for `-` or no FILE (the table and totals then go to stderr).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub jsonl: Option<String>,
+    /// Skip the boards already recorded in this JSON-lines file (a truncated last line is
+    /// left out) and count their rows in the totals; new rows are appended to it unless
+    /// --jsonl names another file. A file that does not exist yet holds no records.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<String>,
+}
+
+/// `tumble merge`'s arguments.
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The JSON-lines files of `bench --jsonl` runs.
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<String>,
+    /// Print one JSON object (the object of `bench --json`, with "missing" and "duplicates"
+    /// when there are any) instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }

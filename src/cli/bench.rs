@@ -1,21 +1,35 @@
-//! `tumble bench`: solves a set of boards ([`tumble::bench`]) and prints a row per board
-//! and the totals, or one JSON object. A proven answer that contradicts the expected value
-//! (`MISMATCH`) makes the exit code 1. Ctrl-C ends the board in progress (its row marked
-//! `interrupted`), prints the totals of the boards done and exits with code 130.
+//! `tumble bench`: solves a set of boards ([`tumble::bench`]), or a shard of it, and prints
+//! a row per board and the totals, or one JSON object, and with `--jsonl` one JSON line
+//! per board as it ends; `--resume` skips the boards a JSON-lines file records. A proven
+//! answer that contradicts the expected value (`MISMATCH`) makes the exit code 1. Ctrl-C
+//! ends the boards in progress (their rows marked `interrupted`, and not written as JSON
+//! lines, so that a resumed run solves them again), prints the totals of the boards done
+//! and exits with code 130.
 
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::args::BenchArgs;
-use tumble::bench::{solve_set, Row, Totals};
+use tumble::bench::jsonl::{open_append, read_file, resume, write_row, Resumed};
+use tumble::bench::{cores, default_threads, solve_set, Row, Shard, Totals};
 use tumble::input::{dated_entries, read_board_text, InputError, RuleChoices, SearchChoices};
 use tumble::report::Stopped;
 
+/// The table's header.
+pub fn header() -> String {
+    format!(
+        "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>10}",
+        "board", "moves", "tiles", "score", "proven", "lb", "expected", "nodes", "time"
+    )
+}
+
 /// A row of the table.
-fn line(row: &Row) -> String {
+pub fn line(row: &Row) -> String {
     format!(
         "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>9.3}s{}{}",
         row.name,
@@ -44,32 +58,59 @@ fn line(row: &Row) -> String {
     )
 }
 
-/// Prints the totals under the table.
-fn print_totals(totals: &Totals) {
-    println!(
-        "total: {} boards, {} proven optimal, {} moves, {} tiles left, score {}, {} nodes",
-        totals.boards, totals.proven, totals.moves, totals.tiles_left, totals.score, totals.nodes
-    );
-    println!(
-        "time: total {:.3}s, median {:.3}s, max {:.3}s, wall {:.3}s ({} board{} at a time); peak memory {}",
-        totals.total_s,
-        totals.median_s,
-        totals.max_s,
-        totals.wall_s,
-        totals.jobs,
-        if totals.jobs == 1 { "" } else { "s" },
-        totals
-            .peak_memory_mib
-            .map_or("unknown".into(), |m| format!("{m:.0} MiB"))
-    );
+/// The totals under the table, one line each.
+pub fn totals_lines(totals: &Totals) -> Vec<String> {
+    let mut out = vec![
+        format!(
+            "total: {} boards, {} proven optimal, {} moves, {} tiles left, score {}, {} nodes",
+            totals.boards,
+            totals.proven,
+            totals.moves,
+            totals.tiles_left,
+            totals.score,
+            totals.nodes
+        ),
+        format!(
+            "time: total {:.3}s, median {:.3}s, max {:.3}s, wall {:.3}s ({} board{} at a time); peak memory {}",
+            totals.total_s,
+            totals.median_s,
+            totals.max_s,
+            totals.wall_s,
+            totals.jobs,
+            if totals.jobs == 1 { "" } else { "s" },
+            totals
+                .peak_memory_mib
+                .map_or("unknown".into(), |m| format!("{m:.0} MiB"))
+        ),
+    ];
     if let (Some(yes), Some(no)) = (totals.certified, totals.not_certified) {
-        println!("certified: {yes} boards, not certified: {no}");
+        out.push(format!("certified: {yes} boards, not certified: {no}"));
     }
     if totals.mismatches > 0 {
-        println!(
+        out.push(format!(
             "{} proven answers differ from the expected optimum",
             totals.mismatches
-        );
+        ));
+    }
+    out
+}
+
+/// The exit code of rows with these totals: 1 when a proven answer contradicts the
+/// expected value or a bound was not certified.
+pub fn verdict(totals: &Totals) -> ExitCode {
+    if totals.mismatches > 0 || totals.not_certified.is_some_and(|n| n > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Prints the human-readable lines: on stdout, or on stderr when stdout carries JSON lines.
+fn say(to_stderr: bool, text: &str) {
+    if to_stderr {
+        eprintln!("{text}");
+    } else {
+        println!("{text}");
     }
 }
 
@@ -90,37 +131,102 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
     if entries.is_empty() {
         return Err(InputError::NoBoards(source).into());
     }
-    let bar = (terminal && !args.json).then(|| {
-        let b = ProgressBar::new(entries.len() as u64);
+    let shard: Option<Shard> = args.shard.as_deref().map(str::parse).transpose()?;
+    let part = match shard {
+        Some(s) => s.positions(entries.len()),
+        None => (0..entries.len()).collect(),
+    };
+    // where the JSON lines go: --jsonl, else the file resumed
+    let jsonl = args.jsonl.clone().or_else(|| args.resume.clone());
+    let lines_on_stdout = jsonl.as_deref() == Some("-");
+    if lines_on_stdout && args.json {
+        anyhow::bail!("--json and --jsonl to stdout both print on stdout: give --jsonl a FILE");
+    }
+    let resumed = match &args.resume {
+        None => Resumed::default(),
+        Some(path) => match read_file(path, true)? {
+            Some(text) => resume(&entries, shard, &text, path)?,
+            None => {
+                eprintln!("note: {path} does not exist yet: no boards recorded");
+                Resumed::default()
+            }
+        },
+    };
+    for note in &resumed.notes {
+        eprintln!("note: {note}");
+    }
+    let mut recorded = vec![false; entries.len()];
+    for r in &resumed.rows {
+        recorded[r.index] = true;
+    }
+    let todo: Vec<usize> = part.iter().copied().filter(|&k| !recorded[k]).collect();
+    let out: Option<Box<dyn Write + Send>> = match jsonl.as_deref() {
+        None => None,
+        Some("-") => Some(Box::new(std::io::stdout())),
+        Some(path) => {
+            // a truncated last line is cut off the file resumed before appending to it
+            let keep = resumed
+                .keep
+                .filter(|_| args.resume.as_deref() == Some(path));
+            let f = open_append(std::path::Path::new(path), keep)
+                .with_context(|| format!("cannot write {path}"))?;
+            Some(Box::new(f))
+        }
+    };
+    let out = Mutex::new(out);
+    let bar = (terminal && !args.json && !lines_on_stdout).then(|| {
+        let b = ProgressBar::new(part.len() as u64);
         b.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} boards, {elapsed} {msg}")
                 .expect("a valid template"),
         );
+        b.set_position(resumed.rows.len() as u64);
         b
     });
-    if !args.json {
-        println!(
-            "{:<14} {:>6} {:>6} {:>7} {:>7} {:>5} {:>8} {:>12} {:>10}",
-            "board", "moves", "tiles", "score", "proven", "lb", "expected", "nodes", "time"
-        );
+    let text = !args.json;
+    if text {
+        say(lines_on_stdout, &header());
+        for r in &resumed.rows {
+            say(lines_on_stdout, &format!("{}  recorded", line(r)));
+        }
     }
-    let search: SearchChoices = args.search.into();
+    let cores = cores();
+    let jobs = args.jobs.unwrap_or(cores).max(1);
+    let mut search: SearchChoices = args.search.into();
+    search.threads = search.threads.or(Some(default_threads(cores, jobs)));
     let wall = Instant::now();
-    let jobs = args.jobs.max(1);
     let stop = super::stop::install();
-    let rows = solve_set(&entries, &rules, &search, jobs, &stop, |row| {
-        match (&bar, args.json) {
+    let write_error = Mutex::new(None);
+    let new_rows = solve_set(&entries, &todo, &rules, &search, jobs, &stop, |row| {
+        if row.stopped != Some(Stopped::Interrupted) {
+            if let Some(o) = out.lock().expect("no panic while writing").as_mut() {
+                if let Err(e) = write_row(o, row) {
+                    write_error
+                        .lock()
+                        .expect("no panic while writing")
+                        .get_or_insert(e);
+                }
+            }
+        }
+        match (&bar, text) {
             (Some(b), _) => {
                 b.println(line(row));
                 b.inc(1);
             }
-            (None, false) => println!("{}", line(row)),
+            (None, true) => say(lines_on_stdout, &line(row)),
             _ => {}
         }
     })?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    if let Some(e) = write_error.into_inner().expect("no panic while writing") {
+        let to = jsonl.as_deref().unwrap_or("-");
+        return Err(anyhow::Error::new(e).context(format!("cannot write {to}")));
+    }
+    let mut rows = resumed.rows;
+    rows.extend(new_rows);
+    rows.sort_by_key(|r| r.index);
     let totals = Totals::of(&rows, wall.elapsed(), jobs);
     let interrupted = super::stop::interrupted(&stop);
     if args.json {
@@ -130,20 +236,23 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
         }
         println!("{out}");
     } else {
-        print_totals(&totals);
+        for l in totals_lines(&totals) {
+            say(lines_on_stdout, &l);
+        }
         if interrupted {
-            println!(
-                "stopped: interrupted, {} of {} boards done",
-                rows.len(),
-                entries.len()
+            say(
+                lines_on_stdout,
+                &format!(
+                    "stopped: interrupted, {} of {} boards done",
+                    rows.len(),
+                    part.len()
+                ),
             );
         }
     }
     Ok(if interrupted {
         ExitCode::from(super::stop::INTERRUPTED)
-    } else if totals.mismatches > 0 || totals.not_certified.is_some_and(|n| n > 0) {
-        ExitCode::from(1)
     } else {
-        ExitCode::SUCCESS
+        verdict(&totals)
     })
 }

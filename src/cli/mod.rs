@@ -5,6 +5,7 @@ pub mod args;
 pub mod bench;
 pub mod check;
 pub mod gen;
+pub mod merge;
 pub mod picture;
 pub mod solve;
 pub mod stop;
