@@ -16,7 +16,7 @@
 //! | [`files`] | the page's static files |
 //!
 //! Limits keep the server's memory bounded under any sequence of requests: bodies of at
-//! most [`BODY_LIMIT`]; at most `jobs` solves running, each with one search thread, a
+//! most [`BODY_LIMIT`], at most [`BODIES_IN_MEMORY`] of them held at once; at most `jobs` solves running, each with one search thread, a
 //! time limit of at most `max_time` and a table of at most [`Config::memory_per_solve`];
 //! at most `2 × jobs` waiting, the rest refused with 429; screenshots read in a queue of
 //! their own of the same size. A client that goes away stops its solve. A panic in a
@@ -48,6 +48,8 @@ use queue::{Queue, Solves};
 
 /// The largest request body, in bytes (413 beyond).
 pub const BODY_LIMIT: usize = 10 << 20;
+/// The most request bodies read and held at once (more wait): at most 320 MiB of bodies.
+pub const BODIES_IN_MEMORY: usize = 32;
 /// The memory for the tables of all running solves together, in bytes.
 pub const TABLES_MEMORY: usize = 1 << 30;
 /// The most memory one solve's table may take, in bytes.
@@ -111,6 +113,8 @@ pub struct State {
     pub register: Arc<Solves>,
     /// The table memory of each solve, in bytes.
     pub memory_per_solve: usize,
+    /// Places for request bodies in memory ([`BODIES_IN_MEMORY`]).
+    pub bodies: Arc<tokio::sync::Semaphore>,
 }
 
 impl State {
@@ -122,6 +126,7 @@ impl State {
             reads: Queue::new("reads", jobs, 2 * jobs),
             register: Arc::new(Solves::default()),
             memory_per_solve: config.memory_per_solve(),
+            bodies: Arc::new(tokio::sync::Semaphore::new(BODIES_IN_MEMORY)),
             config,
         }
     }
