@@ -7,7 +7,8 @@
 //! - `tumble gen` prints a reproducible random board;
 //! - `tumble bench FILE` solves a set of boards and prints totals, `tumble merge FILES`
 //!   merges the JSON lines of runs over the shards of a set;
-//! - `tumble read IMAGE` reads a board from a screenshot, `tumble render` draws one.
+//! - `tumble read IMAGE` reads a board from a screenshot, `tumble render` draws one;
+//! - `tumble serve` serves the web page and its JSON API.
 //!
 //! Bad input is one line on stderr and exit code 2.
 
@@ -95,6 +96,8 @@ fn main() -> ExitCode {
         } => cli::gen::run(game, date, width, height, colours, seed),
         Command::Bench(args) => cli::bench::run(args, std::io::stderr().is_terminal()),
         Command::Merge(args) => cli::merge::run(args),
+        #[cfg(feature = "server")]
+        Command::Serve(args) => cli::serve::run(args),
     };
     match result {
         Ok(code) => code,

@@ -7,5 +7,7 @@ pub mod check;
 pub mod gen;
 pub mod merge;
 pub mod picture;
+#[cfg(feature = "server")]
+pub mod serve;
 pub mod solve;
 pub mod stop;
