@@ -28,6 +28,7 @@
 //! | [`input`] | from what a user typed to a [`solve::Setup`]: boards, games, choices |
 //! | [`check`] | a move list replayed (`tumble check`) |
 //! | [`bench`](mod@bench) | a board set solved, per-board rows and totals (`tumble bench`) |
+//! | `server` | `tumble serve`: the web page and its JSON API (feature `server`) |
 //!
 //! The `tumble` binary only parses arguments (clap), calls these and prints.
 //!
@@ -57,5 +58,7 @@ pub mod report;
 pub mod rules;
 pub mod samegame;
 pub mod search;
+#[cfg(feature = "server")]
+pub mod server;
 pub mod solve;
 pub mod zeroed;

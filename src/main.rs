@@ -6,7 +6,8 @@
 //! - `tumble check BOARD MOVES` replays a move list;
 //! - `tumble gen` prints a reproducible random board;
 //! - `tumble bench FILE` solves a set of boards and prints totals;
-//! - `tumble read IMAGE` reads a board from a screenshot, `tumble render` draws one.
+//! - `tumble read IMAGE` reads a board from a screenshot, `tumble render` draws one;
+//! - `tumble serve` serves the web page and its JSON API.
 //!
 //! Bad input is one line on stderr and exit code 2.
 
@@ -93,6 +94,8 @@ fn main() -> ExitCode {
             seed,
         } => cli::gen::run(game, date, width, height, colours, seed),
         Command::Bench(args) => cli::bench::run(args, std::io::stderr().is_terminal()),
+        #[cfg(feature = "server")]
+        Command::Serve(args) => cli::serve::run(args),
     };
     match result {
         Ok(code) => code,

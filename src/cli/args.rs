@@ -103,6 +103,31 @@ pub enum Command {
     },
     /// Solve a set of boards and print per-board results and totals.
     Bench(BenchArgs),
+    /// Serve the web page and its JSON API; prints the page's address.
+    #[cfg(feature = "server")]
+    Serve(ServeArgs),
+}
+
+/// `tumble serve`'s arguments.
+#[cfg(feature = "server")]
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The port (0: a free one, printed).
+    #[arg(long, default_value_t = 8017)]
+    pub port: u16,
+    /// The address to listen on (loopback only by default).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// Open the page in a browser.
+    #[arg(long)]
+    pub open: bool,
+    /// The longest solve, in seconds (every request's time limit is capped at it).
+    #[arg(long, default_value_t = 60.0)]
+    pub max_time: f64,
+    /// Solves running at once, one search thread each (default: all cores); twice as many
+    /// wait, and more are refused with 429.
+    #[arg(long)]
+    pub jobs: Option<usize>,
 }
 
 /// What is known of a screenshot's board besides its game.

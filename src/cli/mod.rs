@@ -6,5 +6,7 @@ pub mod bench;
 pub mod check;
 pub mod gen;
 pub mod picture;
+#[cfg(feature = "server")]
+pub mod serve;
 pub mod solve;
 pub mod stop;

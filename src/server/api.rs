@@ -1,0 +1,174 @@
+//! The handlers of the JSON API (see the README's "Web page and API"): each reads its
+//! request with [`super::request`], calls the library, and answers with
+//! [`super::answer`]'s JSON or an [`ApiError`].
+
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderMap, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+
+use super::answer::{apply_answer, games as games_answer};
+use super::errors::ApiError;
+use super::request::{self, ApplyRequest, GenerateRequest, SolveRequest};
+use super::{State as AppState, BODY_LIMIT};
+use crate::check::check;
+use crate::input::{game_from_size, gen_board};
+
+/// The request body, at most [`BODY_LIMIT`] bytes (413 beyond, told by `Content-Length`
+/// before anything is read when the client gives it).
+pub async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, ApiError> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
+        return Err(ApiError::too_large(BODY_LIMIT));
+    }
+    let mut stream = body.into_data_stream();
+    let mut out = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk
+            .map_err(|e| ApiError::bad_request(format!("cannot read the request body: {e}")))?;
+        if out.len() + chunk.len() > BODY_LIMIT {
+            return Err(ApiError::too_large(BODY_LIMIT));
+        }
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out.into())
+}
+
+/// Does the client ask for server-sent events?
+fn wants_events(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"))
+}
+
+/// `GET /api/games`.
+pub async fn games() -> Json<Value> {
+    Json(games_answer())
+}
+
+/// `GET /api/status`: solves running and waiting, and the limits.
+pub async fn status(State(state): State<Arc<AppState>>) -> Json<Value> {
+    let q = &state.solves;
+    Json(json!({
+        "running": q.running(),
+        "queued": q.queued(),
+        "max_running": q.max_running(),
+        "max_queued": q.max_queued(),
+        "max_time": state.config.max_time,
+    }))
+}
+
+/// `GET /api/generate?game=G&width=W&height=H&colours=K&seed=S`: a board of `tumble gen`
+/// (a fresh random seed when none is given).
+pub async fn generate(RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
+    let r = GenerateRequest::parse(query.as_deref().unwrap_or(""))?;
+    let seed = r.seed.unwrap_or_else(|| fastrand::u64(..));
+    let grid = gen_board(r.game, r.width, r.height, r.colours, seed)?;
+    Ok(Json(json!({
+        "game": r.game.name(),
+        "board": grid.to_inline(),
+        "width": grid.width(),
+        "height": grid.height(),
+        "seed": seed,
+    })))
+}
+
+/// `GET /api/former/{date}` (`YYYY-MM-DD` or `today`): NRK Former's board of the day.
+pub async fn former(date: Result<Path<String>, PathRejection>) -> Result<Json<Value>, ApiError> {
+    let Path(date) = date.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let (date, grid) = request::former_board(&date)?;
+    Ok(Json(
+        json!({"date": date, "board": grid.to_inline(), "game": "former"}),
+    ))
+}
+
+/// `POST /api/apply`: a move list replayed as `tumble check` does.
+pub async fn apply(headers: HeaderMap, body: Body) -> Result<Json<Value>, ApiError> {
+    let body = read_body(&headers, body).await?;
+    let r = ApplyRequest::parse(&body)?;
+    let (grid, setup) = (&r.prepared.grid, &r.prepared.setup);
+    let checked = check(grid, setup, &r.moves)?;
+    Ok(Json(apply_answer(grid, setup, &checked)?))
+}
+
+/// `POST /api/read?game=G&width=W&height=H&colours=K`: the board in a screenshot, read as
+/// `tumble read` does, on the blocking pool and in a slot of its own queue.
+pub async fn read(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>, ApiError> {
+    let options = request::read_options(query.as_deref().unwrap_or(""))?;
+    let body = read_body(&headers, body).await?;
+    let slot = state.reads.enter()?.start().await;
+    let game = options.game;
+    let reading = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        crate::picture::read(&body, &options)
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the read failed: {e}")))??;
+    let grid = reading.grid;
+    let game = game.or_else(|| game_from_size(grid.width(), grid.height()));
+    Ok(Json(json!({
+        "board": grid.to_inline(),
+        "game": game.map(|g| g.name()),
+        "width": grid.width(),
+        "height": grid.height(),
+        "colours": grid.colours(),
+    })))
+}
+
+/// `POST /api/solve`: JSON once done, or server-sent events with
+/// `Accept: text/event-stream`. Bad input is a 400 and a full queue a 429, both before
+/// any stream starts.
+pub async fn solve(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let body = read_body(&headers, body).await?;
+    let request = SolveRequest::parse(&body)?;
+    let ticket = state.solves.enter()?;
+    let cancel = state.register.register();
+    if wants_events(&headers) {
+        return Ok(super::sse::stream(state, ticket, request, cancel));
+    }
+    let id = cancel.id().to_string();
+    // `cancel` lives as long as this handler: a client that goes away drops it, which
+    // stops the search.
+    let answer = super::solve::run(&state, ticket, request, cancel.flag(), None).await?;
+    drop(cancel);
+    Ok(([("x-solve-id", id)], Json(answer)).into_response())
+}
+
+/// `POST /api/solve/{id}/stop`: 204, or 404 for an unknown id.
+pub async fn stop(
+    State(state): State<Arc<AppState>>,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<StatusCode, ApiError> {
+    let Path(id) = id.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    if state.register.stop(&id) {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found(format!(
+            "no solve running with id {id:?}"
+        )))
+    }
+}
+
+/// Any other path: 404.
+pub async fn not_found(uri: Uri) -> ApiError {
+    ApiError::not_found(format!("not found: {}", uri.path()))
+}

@@ -1,0 +1,152 @@
+//! The API's errors: one line of words (the same as the command line's, from the same error
+//! types) and the HTTP status it stands for, answered as `{"error": "…"}`.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{json, Map, Value};
+
+use crate::daily::DailyError;
+use crate::grid::BoardError;
+use crate::input::InputError;
+use crate::picture::PictureError;
+
+/// Seconds a client told "busy" (429) should wait before asking again.
+pub const RETRY_AFTER_SECS: u32 = 2;
+
+/// A request that cannot be answered: its status and its one-line message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApiError {
+    /// The HTTP status code (400, 404, 405, 413, 429 or 500).
+    pub status: u16,
+    /// What went wrong, one line.
+    pub message: String,
+    /// More fields for the JSON body beside `"error"` (e.g. the number of an illegal move).
+    pub extra: Map<String, Value>,
+}
+
+impl ApiError {
+    fn new(status: u16, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            extra: Map::new(),
+        }
+    }
+
+    /// 400: the request's content is wrong.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(400, message)
+    }
+
+    /// 404: nothing here.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(404, message)
+    }
+
+    /// 405: the path exists, the method does not.
+    pub fn method_not_allowed(message: impl Into<String>) -> ApiError {
+        ApiError::new(405, message)
+    }
+
+    /// 413: the body is over `limit` bytes.
+    pub fn too_large(limit: usize) -> ApiError {
+        ApiError::new(413, format!("the request body is over {} MiB", limit >> 20))
+    }
+
+    /// 429: every solve slot and queue place is taken (answered with `Retry-After`).
+    pub fn busy(what: &str, running: usize, queued: usize) -> ApiError {
+        ApiError::new(
+            429,
+            format!(
+                "the server is busy: {running} {what} running and {queued} waiting; try again in {RETRY_AFTER_SECS} s"
+            ),
+        )
+    }
+
+    /// 500: a bug on our side (a panic caught, a task lost).
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(500, message)
+    }
+
+    /// The same error with one more field in its JSON body.
+    pub fn with(mut self, key: &str, value: Value) -> ApiError {
+        self.extra.insert(key.to_string(), value);
+        self
+    }
+
+    /// The JSON body: `{"error": message, …extra}`.
+    pub fn body(&self) -> Value {
+        let mut m = self.extra.clone();
+        m.insert("error".into(), json!(self.message));
+        Value::Object(m)
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.status, self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<InputError> for ApiError {
+    fn from(e: InputError) -> ApiError {
+        ApiError::bad_request(e.to_string())
+    }
+}
+
+impl From<BoardError> for ApiError {
+    fn from(e: BoardError) -> ApiError {
+        ApiError::bad_request(e.to_string())
+    }
+}
+
+impl From<DailyError> for ApiError {
+    fn from(e: DailyError) -> ApiError {
+        ApiError::bad_request(e.to_string())
+    }
+}
+
+impl From<PictureError> for ApiError {
+    fn from(e: PictureError) -> ApiError {
+        ApiError::bad_request(e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let mut response = (status, axum::Json(self.body())).into_response();
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_body_holds_the_message_and_the_extra_fields() {
+        let e = ApiError::bad_request("illegal move 2").with("move", json!(2));
+        assert_eq!(e.body(), json!({"error": "illegal move 2", "move": 2}));
+        let e: ApiError = BoardError::NoRows.into();
+        assert_eq!(e.status, 400);
+        assert_eq!(e.message, BoardError::NoRows.to_string());
+    }
+
+    #[test]
+    fn busy_answers_carry_retry_after() {
+        let r = ApiError::busy("solves", 2, 4).into_response();
+        assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(r.headers()[header::RETRY_AFTER], "2");
+        let r = ApiError::too_large(10 << 20).into_response();
+        assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        assert!(r.headers().get(header::RETRY_AFTER).is_none());
+    }
+}

@@ -1,0 +1,531 @@
+//! The API's requests as plain values: each is parsed and checked from the raw body or
+//! query string by a plain function (no server needed, so a fuzz target can call them), and
+//! every mistake is an [`ApiError`] of status 400 in the command line's words.
+//!
+//! The board and its rules go through [`setup_from`], the same function `tumble solve` and
+//! `tumble check` use, so a board the command line refuses is refused here with the same
+//! message. A board is also checked against the engines' size limits before it is
+//! accepted, so that a solve never fails after its stream has begun.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::errors::ApiError;
+use crate::grid::Grid;
+use crate::input::{setup_from, InputError, Prepared, RuleChoices, SearchChoices};
+use crate::picture::ReadOptions;
+use crate::rules::{Clickable, Game, Objective, Sideways};
+use crate::search::anytime::Method;
+use crate::solve::Setup;
+
+/// The board and rule fields shared by `/api/solve` and `/api/apply`.
+#[derive(Debug, Default, Deserialize)]
+struct RawBoard {
+    game: Option<String>,
+    board: Option<String>,
+    clickable: Option<String>,
+    min_group: Option<u32>,
+    sideways: Option<String>,
+    objective: Option<String>,
+    start: Option<String>,
+}
+
+/// The body of `/api/solve`.
+#[derive(Debug, Deserialize)]
+struct RawSolve {
+    #[serde(flatten)]
+    board: RawBoard,
+    time_limit: Option<f64>,
+    #[serde(default)]
+    no_proof: bool,
+    #[serde(default)]
+    certify: bool,
+    anytime: Option<String>,
+}
+
+/// The body of `/api/apply`.
+#[derive(Debug, Deserialize)]
+struct RawApply {
+    #[serde(flatten)]
+    board: RawBoard,
+    moves: Option<Vec<Value>>,
+}
+
+/// A JSON body as `T`, or a 400 saying why not.
+fn json_body<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
+}
+
+/// `value` as one of `names` (case-insensitive), or clap's words for a bad value.
+fn choice<T: Copy>(field: &str, value: &str, names: &[(&str, T)]) -> Result<T, ApiError> {
+    names
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(value.trim()))
+        .map(|&(_, v)| v)
+        .ok_or_else(|| {
+            let possible: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            ApiError::bad_request(format!(
+                "invalid value '{value}' for {field} [possible values: {}]",
+                possible.join(", ")
+            ))
+        })
+}
+
+/// A game by name, in `Game`'s own words for an unknown one.
+fn game(name: &str) -> Result<Game, ApiError> {
+    name.parse().map_err(ApiError::bad_request)
+}
+
+impl RawBoard {
+    /// The board set up as the command line would, and checked against the engines.
+    fn prepare(self) -> Result<Prepared, ApiError> {
+        let rules = RuleChoices {
+            game: self.game.as_deref().map(game).transpose()?,
+            clickable: self
+                .clickable
+                .as_deref()
+                .map(|v| {
+                    choice(
+                        "clickable",
+                        v,
+                        &[("any", Clickable::Any), ("bottom", Clickable::Bottom)],
+                    )
+                })
+                .transpose()?,
+            min_group: self.min_group,
+            sideways: self
+                .sideways
+                .as_deref()
+                .map(|v| {
+                    choice(
+                        "sideways",
+                        v,
+                        &[
+                            ("none", Sideways::None),
+                            ("left", Sideways::Left),
+                            ("centre", Sideways::Centre),
+                            ("center", Sideways::Centre),
+                        ],
+                    )
+                })
+                .transpose()?,
+            objective: self
+                .objective
+                .as_deref()
+                .map(|v| {
+                    choice(
+                        "objective",
+                        v,
+                        &[
+                            ("moves", Objective::Moves),
+                            ("tiles", Objective::Tiles),
+                            ("score", Objective::Score),
+                        ],
+                    )
+                })
+                .transpose()?,
+            start: self.start,
+        };
+        let board = self
+            .board
+            .ok_or_else(|| ApiError::bad_request("the request has no \"board\""))?;
+        let prepared = setup_from(&board, &rules)?;
+        fits(&prepared.grid, &prepared.setup)?;
+        Ok(prepared)
+    }
+}
+
+/// Does the board fit the engine of its game? Playing no move builds the engine for the
+/// board and fails exactly where a solve or a replay would.
+pub fn fits(grid: &Grid, setup: &Setup) -> Result<(), ApiError> {
+    if setup.game == Game::Floodit {
+        // With no moves there is no illegal one: only the board can be refused.
+        let _ = crate::floodit::replay(grid, setup.floodit_start_on(grid), &[])?;
+    } else {
+        let _ = crate::solve::replay(grid, setup.rules, &[])?;
+    }
+    Ok(())
+}
+
+/// A checked `/api/solve` request.
+#[derive(Clone, Debug)]
+pub struct SolveRequest {
+    /// The board, its game and rules.
+    pub prepared: Prepared,
+    /// Seconds asked for (the server caps it at its `--max-time`).
+    pub time_limit: Option<f64>,
+    /// Anytime search only.
+    pub no_proof: bool,
+    /// Prove the final bound again with the exact memo.
+    pub certify: bool,
+    /// The anytime algorithm.
+    pub anytime: Method,
+}
+
+impl SolveRequest {
+    /// Parses and checks the JSON body of `/api/solve`:
+    /// `{"game","board","time_limit","start","clickable","min_group","sideways","objective",
+    /// "no_proof","certify","anytime"}`, all but `board` optional.
+    pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
+        let raw: RawSolve = json_body(body)?;
+        let anytime = raw
+            .anytime
+            .as_deref()
+            .map(|v| {
+                choice(
+                    "anytime",
+                    v,
+                    &[("beam", Method::Beam), ("nrpa", Method::Nrpa)],
+                )
+            })
+            .transpose()?
+            .unwrap_or_default();
+        let mut prepared = raw.board.prepare()?;
+        // The command line's checks of the search choices, with its words.
+        SearchChoices {
+            time_limit: raw.time_limit,
+            memory_mib: 1,
+            threads: Some(1),
+            no_proof: raw.no_proof,
+            anytime,
+            certify: raw.certify,
+        }
+        .apply(&mut prepared.setup)?;
+        Ok(SolveRequest {
+            prepared,
+            time_limit: raw.time_limit,
+            no_proof: raw.no_proof,
+            certify: raw.certify,
+            anytime,
+        })
+    }
+
+    /// The setup to solve with: one search thread, `memory` bytes of tables, and the time
+    /// limit asked for but at most `max_time` seconds (`max_time` when none was asked).
+    pub fn setup(&self, max_time: f64, memory: usize) -> Setup {
+        let mut setup = self.prepared.setup.clone();
+        let seconds = self.time_limit.map_or(max_time, |t| t.min(max_time));
+        setup.search.time_limit = Some(Duration::from_secs_f64(seconds.max(0.0)));
+        setup.search.threads = 1;
+        setup.search.memory = memory;
+        setup.no_proof = self.no_proof;
+        setup.certify = self.certify;
+        setup.anytime = self.anytime;
+        setup
+    }
+}
+
+/// A checked `/api/apply` request.
+#[derive(Clone, Debug)]
+pub struct ApplyRequest {
+    /// The board, its game and rules.
+    pub prepared: Prepared,
+    /// The moves in `tumble check`'s syntax: `"(2,0) (3,1)"`, or colours `"BG"` for
+    /// Flood-It.
+    pub moves: String,
+}
+
+/// One move of `/api/apply` in `tumble check`'s syntax: `{"x","y"}` as `(x,y)` for a click
+/// game; `"B"` or `{"colour":"B"}` as `B` for Flood-It.
+fn move_text(n: usize, m: &Value, floodit: bool) -> Result<String, ApiError> {
+    if floodit {
+        let colour = match m {
+            Value::String(s) => Some(s.as_str()),
+            Value::Object(o) => o
+                .get("colour")
+                .or_else(|| o.get("color"))
+                .and_then(Value::as_str),
+            _ => None,
+        };
+        let mut chars = colour.map(|s| s.trim().chars());
+        match chars.as_mut().map(|c| (c.next(), c.next())) {
+            Some((Some(ch), None)) if !matches!(ch, ',' | ';') => Ok(ch.to_string()),
+            _ => Err(ApiError::bad_request(format!(
+                "move {n} {m} is not a colour: write \"B\" or {{\"colour\":\"B\"}}"
+            ))),
+        }
+    } else {
+        let coordinate = |axis: &str| {
+            m.get(axis).and_then(Value::as_u64).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "move {n} {m} is not a click: write {{\"x\":2,\"y\":0}} (x, y whole numbers ≥ 0)"
+                ))
+            })
+        };
+        Ok(format!("({},{})", coordinate("x")?, coordinate("y")?))
+    }
+}
+
+impl ApplyRequest {
+    /// Parses and checks the JSON body of `/api/apply`: the board fields of
+    /// [`SolveRequest::parse`] and `"moves"`, clicks `[{"x":2,"y":0},…]` or Flood-It
+    /// colours `["B",…]` (or `[{"colour":"B"},…]`).
+    pub fn parse(body: &[u8]) -> Result<ApplyRequest, ApiError> {
+        let raw: RawApply = json_body(body)?;
+        let prepared = raw.board.prepare()?;
+        let floodit = prepared.setup.game == Game::Floodit;
+        let moves = raw
+            .moves
+            .ok_or_else(|| ApiError::bad_request("the request has no \"moves\""))?
+            .iter()
+            .enumerate()
+            .map(|(i, m)| move_text(i + 1, m, floodit))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ApplyRequest {
+            prepared,
+            moves: moves.join(if floodit { "" } else { " " }),
+        })
+    }
+}
+
+/// Splits a query string into decoded `(key, value)` pairs (`+` is a space, `%XX` a byte;
+/// a bad escape stays as written).
+pub fn query_pairs(query: &str) -> Vec<(String, String)> {
+    fn decode(s: &str) -> String {
+        let bytes = s.as_bytes();
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            let hex = |b: u8| (b as char).to_digit(16);
+            match bytes[i] {
+                b'+' => out.push(b' '),
+                b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                    (Some(h), Some(l)) => {
+                        out.push((h * 16 + l) as u8);
+                        i += 2;
+                    }
+                    _ => out.push(b'%'),
+                },
+                b => out.push(b),
+            }
+            i += 1;
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+/// The value of `key` in `pairs` (the last one given), if any and not empty.
+fn field<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+        .filter(|v| !v.trim().is_empty())
+}
+
+/// A whole number field of a query.
+fn number<T: std::str::FromStr>(
+    pairs: &[(String, String)],
+    key: &str,
+) -> Result<Option<T>, ApiError>
+where
+    T::Err: std::fmt::Display,
+{
+    field(pairs, key)
+        .map(|v| {
+            v.trim()
+                .parse()
+                .map_err(|e| ApiError::bad_request(format!("bad {key} {v:?}: {e}")))
+        })
+        .transpose()
+}
+
+/// A checked `/api/generate` query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerateRequest {
+    pub game: Game,
+    pub width: Option<usize>,
+    pub height: Option<usize>,
+    pub colours: Option<usize>,
+    /// `None`: a fresh random seed.
+    pub seed: Option<u64>,
+}
+
+impl GenerateRequest {
+    /// Parses the query of `/api/generate`: `game=G&width=W&height=H&colours=K&seed=S`,
+    /// `game` required.
+    pub fn parse(query: &str) -> Result<GenerateRequest, ApiError> {
+        let pairs = query_pairs(query);
+        let game = game(
+            field(&pairs, "game")
+                .ok_or_else(|| ApiError::bad_request("the query has no game (…?game=former)"))?,
+        )?;
+        Ok(GenerateRequest {
+            game,
+            width: number(&pairs, "width")?,
+            height: number(&pairs, "height")?,
+            colours: number(&pairs, "colours")?.or(number(&pairs, "colors")?),
+            seed: number(&pairs, "seed")?,
+        })
+    }
+}
+
+/// Parses the query of `/api/read`: `game=G&width=W&height=H&colours=K`, all optional, as
+/// the options of `tumble read`.
+pub fn read_options(query: &str) -> Result<ReadOptions, ApiError> {
+    let pairs = query_pairs(query);
+    Ok(ReadOptions {
+        game: field(&pairs, "game").map(game).transpose()?,
+        width: number(&pairs, "width")?,
+        height: number(&pairs, "height")?,
+        colours: number(&pairs, "colours")?.or(number(&pairs, "colors")?),
+    })
+}
+
+/// The board text of a date for `/api/former/{date}`: `YYYY-MM-DD` or `today`, as
+/// `tumble gen --date` takes it; the date and the board.
+pub fn former_board(date: &str) -> Result<(String, Grid), ApiError> {
+    let day: crate::daily::Date = date.parse()?;
+    let mut rules = RuleChoices {
+        game: Some(Game::Former),
+        ..RuleChoices::default()
+    };
+    let text = crate::input::dated_board(&day.to_string(), &mut rules)?;
+    let grid = Grid::parse(&text).map_err(InputError::from)?;
+    Ok((day.to_string(), grid))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_solve_body_gives_the_board_and_the_search_choices() {
+        let r = SolveRequest::parse(
+            br#"{"game":"dust","board":"GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG","time_limit":5,"no_proof":true}"#,
+        )
+        .unwrap();
+        assert_eq!(r.prepared.setup.game, Game::Dust);
+        assert_eq!((r.prepared.grid.width(), r.prepared.grid.height()), (8, 6));
+        assert!(r.no_proof);
+        let s = r.setup(2.0, 1 << 20);
+        assert_eq!(s.search.time_limit, Some(Duration::from_secs(2)));
+        assert_eq!((s.search.threads, s.search.memory), (1, 1 << 20));
+        let s = r.setup(60.0, 1 << 20);
+        assert_eq!(s.search.time_limit, Some(Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn bad_bodies_are_400_in_the_command_lines_words() {
+        let mut checked = 0;
+        for (body, words) in [
+            (&b"{"[..], "bad JSON body"),
+            (b"[1,2]", "bad JSON body"),
+            (br#"{"game":"dust"}"#, "no \"board\""),
+            (br#"{"game":"nope","board":"AB"}"#, "unknown game"),
+            (
+                br#"{"game":"dust","board":"AB,A"}"#,
+                "all rows must have the same width",
+            ),
+            (
+                br#"{"game":"former","board":"AB","clickable":"top"}"#,
+                "possible values: any, bottom",
+            ),
+            (
+                br#"{"game":"former","board":"AB","time_limit":-1}"#,
+                "--time-limit",
+            ),
+            (
+                br#"{"game":"former","board":"AB","min_group":0}"#,
+                "--min-group",
+            ),
+            (
+                br#"{"game":"former","board":"AB","start":"topleft"}"#,
+                "Flood-It only",
+            ),
+            (
+                br#"{"game":"floodit","board":"AB,BA","start":"5,5"}"#,
+                "outside",
+            ),
+            (
+                br#"{"game":"former","board":"AB","time_limit":"x"}"#,
+                "invalid type",
+            ),
+        ] {
+            let e = SolveRequest::parse(body).unwrap_err();
+            assert_eq!(e.status, 400, "{}", String::from_utf8_lossy(body));
+            assert!(e.message.contains(words), "{e}: expected {words:?}");
+            checked += 1;
+        }
+        assert_eq!(checked, 11);
+        let big = format!(
+            r#"{{"game":"samegame","board":"{}"}}"#,
+            vec!["AB".repeat(20); 40].join(",")
+        );
+        let e = SolveRequest::parse(big.as_bytes()).unwrap_err();
+        assert!(e.message.contains("at most"), "{e}");
+    }
+
+    #[test]
+    fn apply_moves_become_the_check_syntax() {
+        let r = ApplyRequest::parse(
+            br#"{"game":"former","board":"AAB,ABB,BAA","moves":[{"x":2,"y":2},{"x":0,"y":2}]}"#,
+        )
+        .unwrap();
+        assert_eq!(r.moves, "(2,2) (0,2)");
+        let r = ApplyRequest::parse(
+            br#"{"game":"floodit","board":"AB,BC","moves":["B",{"colour":"C"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(r.moves, "BC");
+        for body in [
+            &br#"{"game":"former","board":"AB","moves":["B"]}"#[..],
+            br#"{"game":"former","board":"AB","moves":[{"x":-1,"y":0}]}"#,
+            br#"{"game":"floodit","board":"AB,BA","moves":["BC"]}"#,
+            br#"{"game":"floodit","board":"AB,BA","moves":[3]}"#,
+            br#"{"game":"former","board":"AB"}"#,
+        ] {
+            let e = ApplyRequest::parse(body).unwrap_err();
+            assert_eq!(e.status, 400);
+        }
+    }
+
+    #[test]
+    fn queries_are_decoded_and_checked() {
+        assert_eq!(
+            query_pairs("a=1&b=x+y&c=%41%2c&d&e=%zz"),
+            vec![
+                ("a".into(), "1".into()),
+                ("b".into(), "x y".into()),
+                ("c".into(), "A,".into()),
+                ("d".into(), "".into()),
+                ("e".into(), "%zz".into()),
+            ]
+        );
+        let g = GenerateRequest::parse("game=samegame&width=5&seed=7").unwrap();
+        assert_eq!(
+            (g.game, g.width, g.height, g.seed),
+            (Game::Samegame, Some(5), None, Some(7))
+        );
+        assert!(GenerateRequest::parse("width=5").is_err());
+        assert!(GenerateRequest::parse("game=former&width=-1")
+            .unwrap_err()
+            .message
+            .contains("width"));
+        assert_eq!(
+            read_options("game=dust").unwrap(),
+            ReadOptions::game(Game::Dust)
+        );
+        assert!(read_options("%").is_ok());
+    }
+
+    #[test]
+    fn former_dates_come_from_the_generator() {
+        let (date, grid) = former_board("2024-12-07").unwrap();
+        assert_eq!(date, "2024-12-07");
+        assert_eq!((grid.width(), grid.height()), (7, 9));
+        assert_eq!(former_board("2024-13-01").unwrap_err().status, 400);
+        assert_eq!(former_board("1999-01-01").unwrap_err().status, 400);
+    }
+}
