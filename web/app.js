@@ -8,6 +8,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 const T = reducedMotion ? { outline: 120, vanish: 60, fall: 80, pause: 300 } : { outline: 340, vanish: 180, fall: 300, pause: 420 };
 
+const ICON_PLAY = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M8 5v14l11-7z"/></svg>';
+const ICON_PAUSE = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5h4v14H7zM13 5h4v14h-4z"/></svg>';
+
 const S = {
   games: [],
   game: null, // the entry of /api/games
@@ -134,18 +137,19 @@ function colourOf(ch) {
 // first appear, skipping those already on the board. The picture renderer colours such boards
 // by that same order, so the page draws them as `tumble render` does.
 function canonical(rows) {
-  const letters = [...(S.game.letters || '')];
+  const known = S.letters;
+  const spare = [...known];
   for (let c = 65; c <= 90; c++) {
     const ch = String.fromCharCode(c);
-    if (!letters.includes(ch)) letters.push(ch);
+    if (!spare.includes(ch)) spare.push(ch);
   }
   const present = [];
   for (const r of rows) for (const ch of r) if (ch !== '.' && !present.includes(ch)) present.push(ch);
   const map = new Map();
-  const used = new Set(present.filter((ch) => letters.includes(ch)));
+  const used = new Set(present.filter((ch) => known.includes(ch)));
   for (const ch of present) {
-    if (letters.includes(ch)) continue;
-    const free = letters.find((l) => !used.has(l));
+    if (known.includes(ch)) continue;
+    const free = spare.find((l) => !used.has(l));
     if (!free) continue;
     used.add(free);
     map.set(ch, free);
@@ -680,7 +684,7 @@ function liveLine(run) {
     parts.push(o === 'score' ? `best score ${run.lastBest.score}` : o === 'tiles' ? `best ${run.lastBest.tiles_left} tiles left` : `best ${run.lastBest.length}`);
   }
   if (run.lastBound != null && objectiveOf() === 'moves') parts.push(`lower bound ${run.lastBound}`);
-  $('#live').textContent = `${S.solving === run ? 'Searching' : 'Searched'} ${secs} s${parts.length ? ' · ' + parts.join(' · ') : ''}`;
+  $('#live').textContent = `${run.done ? 'Searched' : 'Searching'} ${secs} s${parts.length ? ' · ' + parts.join(' · ') : ''}`;
 }
 
 async function stopSolve() {
@@ -722,6 +726,7 @@ function moveLabel(m) {
 }
 
 function finishSolve(d, run) {
+  run.done = true;
   S.solution = d;
   S.step = 0;
   $('#result').textContent = resultText(d);
@@ -808,7 +813,7 @@ function updateStepUi() {
   const n = (d.moves || []).length;
   $('#step-first').disabled = $('#step-prev').disabled = S.step === 0;
   $('#step-next').disabled = $('#step-last').disabled = S.step >= n;
-  $('#step-play').textContent = S.playing ? '⏸' : '▶';
+  $('#step-play').innerHTML = S.playing ? ICON_PAUSE : ICON_PLAY;
   $('#step-play').setAttribute('aria-label', S.playing ? 'Pause' : 'Play the answer');
   let info;
   if (S.step === 0) info = n ? `Start · next: ${moveLabel(d.moves[0])}` : 'Nothing to click';

@@ -367,6 +367,7 @@ impl Browser {
 
     /// Saves a PNG of the whole page (not just the viewport) to `path`.
     pub fn screenshot(&mut self, path: &Path) {
+        self.eval("window.scrollTo(0, 0)");
         let size = self.eval(
             "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]",
         );
