@@ -6,9 +6,9 @@
 //! Run with `cargo test --release --features browser --test browser`; Debian's `chromium`
 //! must be installed (a missing browser fails the tests, it never skips them).
 
-mod common;
 #[path = "common/cdp.rs"]
 mod cdp;
+mod common;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -134,7 +134,8 @@ impl Page {
     }
 
     fn board(&mut self) -> String {
-        self.b.text("document.querySelector('#board').dataset.board")
+        self.b
+            .text("document.querySelector('#board').dataset.board")
     }
 
     fn cell(x: usize, y: usize) -> String {
@@ -153,7 +154,9 @@ impl Page {
         let path = shots_dir().join(format!("{}-{name}.png", self.test));
         self.b.screenshot(&path);
         assert!(
-            std::fs::metadata(&path).map(|m| m.len() > 1000).unwrap_or(false),
+            std::fs::metadata(&path)
+                .map(|m| m.len() > 1000)
+                .unwrap_or(false),
             "the screenshot {} is missing or empty",
             path.display()
         );
@@ -188,7 +191,11 @@ impl Page {
         let error = self.b.text(
             "document.querySelector('#message').classList.contains('error') ? document.querySelector('#message').textContent : ''",
         );
-        assert!(error.is_empty(), "the solve failed: {error}\npage log:\n{}", self.b.log_text());
+        assert!(
+            error.is_empty(),
+            "the solve failed: {error}\npage log:\n{}",
+            self.b.log_text()
+        );
         self.settle();
         self.b.text("document.querySelector('#result').textContent")
     }
@@ -235,7 +242,10 @@ fn same_up_to_letters(want: &str, got: &str, what: &str) -> HashMap<char, char> 
     let mut back = HashMap::new();
     for (i, (&a, &b)) in w.iter().zip(&g).enumerate() {
         let ok = (a == b && (a == ',' || a == '.'))
-            || (a != ',' && a != '.' && b != ',' && b != '.'
+            || (a != ','
+                && a != '.'
+                && b != ','
+                && b != '.'
                 && *map.entry(a).or_insert(b) == b
                 && *back.entry(b).or_insert(a) == a);
         assert!(
@@ -315,11 +325,19 @@ fn paint_the_readme_dust_board_solve_it_and_step_to_the_empty_board() {
     // The empty brush takes a tile away; the right brush puts it back.
     p.b.click("#brushes [data-letter=\".\"]");
     p.b.click(&Page::cell(7, 0));
-    assert_eq!(p.cell_letter(7, 0), ".", "the empty brush did not empty (7,0)");
+    assert_eq!(
+        p.cell_letter(7, 0),
+        ".",
+        "the empty brush did not empty (7,0)"
+    );
     p.b.click(&brush(at(7, 0)));
     p.b.click(&Page::cell(7, 0));
     p.settle();
-    assert_eq!(p.board(), want, "the painted board is not the README's dust board");
+    assert_eq!(
+        p.board(),
+        want,
+        "the painted board is not the README's dust board"
+    );
     let hash = p.b.text("decodeURIComponent(location.hash)");
     assert!(
         hash.contains("game=dust") && hash.contains(&format!("board={want}")),
@@ -337,26 +355,26 @@ fn paint_the_readme_dust_board_solve_it_and_step_to_the_empty_board() {
         p.b.eval("!!document.querySelector('#chart path.best')") == Value::Bool(true),
         "the progress chart has no line of the best answer"
     );
-    let n = p
-        .b
-        .eval("document.querySelectorAll('#moves li').length")
-        .as_u64()
-        .unwrap_or(0) as usize;
+    let n =
+        p.b.eval("document.querySelectorAll('#moves li').length")
+            .as_u64()
+            .unwrap_or(0) as usize;
     assert_eq!(n, known.optimum, "the move list has {n} moves");
     p.shot("solved");
     p.phone_shot("solved-phone");
 
     // Step to the end, one move at a time: the group about to go is outlined first.
-    assert_eq!(p.b.text("document.querySelector('#board').dataset.mode"), "answer");
+    assert_eq!(
+        p.b.text("document.querySelector('#board').dataset.mode"),
+        "answer"
+    );
     for k in 0..n {
-        let outlined = p
-            .b
-            .eval("document.querySelectorAll('#board .cell.next').length")
-            .as_u64()
-            .unwrap_or(0);
-        let size = p
-            .b
-            .eval(&format!(
+        let outlined =
+            p.b.eval("document.querySelectorAll('#board .cell.next').length")
+                .as_u64()
+                .unwrap_or(0);
+        let size =
+            p.b.eval(&format!(
                 "+document.querySelectorAll('#moves button')[{k}].textContent.split('×')[1]"
             ))
             .as_u64()
@@ -368,7 +386,10 @@ fn paint_the_readme_dust_board_solve_it_and_step_to_the_empty_board() {
         );
         p.b.click("#step-next");
         p.b.wait_for(
-            &format!("document.querySelector('#board').dataset.step === '{}'", k + 1),
+            &format!(
+                "document.querySelector('#board').dataset.step === '{}'",
+                k + 1
+            ),
             &format!("step {}", k + 1),
             WAIT,
         );
@@ -377,9 +398,8 @@ fn paint_the_readme_dust_board_solve_it_and_step_to_the_empty_board() {
             p.shot("step3");
         }
     }
-    let empty = p.b.eval(
-        "[...document.querySelectorAll('#board .cell')].map(c => c.dataset.c).join('')",
-    );
+    let empty =
+        p.b.eval("[...document.querySelectorAll('#board .cell')].map(c => c.dataset.c).join('')");
     let empty = empty.as_str().unwrap_or_default();
     assert_eq!(empty.len(), 48, "the board has {} cells", empty.len());
     assert!(
@@ -435,7 +455,11 @@ fn upload_a_rendered_screenshot_and_see_every_cell_read() {
             .arg(data::DUST)
             .status()
             .expect("run tumble render");
-        assert!(status.success(), "tumble render --output {} failed", out.display());
+        assert!(
+            status.success(),
+            "tumble render --output {} failed",
+            out.display()
+        );
     }
     // The colour of every tile, from the SVG the renderer draws the same way.
     let svg_text = std::fs::read_to_string(&svg).expect("read the SVG");
@@ -448,14 +472,23 @@ fn upload_a_rendered_screenshot_and_see_every_cell_read() {
         let num = |name: &str| attr(name).parse::<f64>().expect("a number") as i64;
         tiles.push((num("x"), num("y"), attr("fill").to_lowercase()));
     }
-    assert_eq!(tiles.len(), 48, "the SVG of the dust board has {} tiles", tiles.len());
+    assert_eq!(
+        tiles.len(),
+        48,
+        "the SVG of the dust board has {} tiles",
+        tiles.len()
+    );
     let mut xs: Vec<i64> = tiles.iter().map(|t| t.0).collect();
     let mut ys: Vec<i64> = tiles.iter().map(|t| t.1).collect();
     xs.sort();
     xs.dedup();
     ys.sort();
     ys.dedup();
-    assert_eq!((xs.len(), ys.len()), (8, 6), "the tiles of the SVG are not on an 8×6 grid");
+    assert_eq!(
+        (xs.len(), ys.len()),
+        (8, 6),
+        "the tiles of the SVG are not on an 8×6 grid"
+    );
 
     let mut p = Page::open("3-upload", "");
     p.select_game("dust");
@@ -473,7 +506,11 @@ fn upload_a_rendered_screenshot_and_see_every_cell_read() {
     p.settle();
     let message = p.b.text("document.querySelector('#message').textContent");
     let got = p.board();
-    same_up_to_letters(data::DUST, &got, &format!("the board read from the screenshot ({message})"));
+    same_up_to_letters(
+        data::DUST,
+        &got,
+        &format!("the board read from the screenshot ({message})"),
+    );
     let mut checked = 0;
     for (x, y, fill) in &tiles {
         let col = xs.iter().position(|v| v == x).expect("a column");
@@ -485,7 +522,8 @@ fn upload_a_rendered_screenshot_and_see_every_cell_read() {
         ));
         let hex = rgb_to_hex(&rgb);
         assert_eq!(
-            hex, *fill,
+            hex,
+            *fill,
             "cell ({col},{}) is drawn {rgb}, the screenshot has {fill}",
             ys.len() - 1 - row
         );
@@ -503,7 +541,11 @@ fn rgb_to_hex(rgb: &str) -> String {
         .trim_end_matches(')')
         .split(',')
         .take(3)
-        .map(|n| n.trim().parse().unwrap_or_else(|_| panic!("not a colour: {rgb}")))
+        .map(|n| {
+            n.trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("not a colour: {rgb}"))
+        })
         .collect();
     assert_eq!(nums.len(), 3, "not a colour: {rgb}");
     format!("#{:02x}{:02x}{:02x}", nums[0], nums[1], nums[2])
@@ -558,8 +600,15 @@ fn play_two_clicks_from_a_shared_link_and_undo_one() {
 
     p.b.click("#undo");
     p.settle();
-    assert_eq!(p.b.text("document.querySelector('#board').dataset.moves"), "1");
-    assert_eq!(p.board(), boards[0], "after Undo the board is not the one after the first click");
+    assert_eq!(
+        p.b.text("document.querySelector('#board').dataset.moves"),
+        "1"
+    );
+    assert_eq!(
+        p.board(),
+        boards[0],
+        "after Undo the board is not the one after the first click"
+    );
     p.shot("undone");
 
     // A hint from here outlines a group and names the click.

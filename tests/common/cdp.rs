@@ -94,7 +94,8 @@ impl Browser {
             });
         let mut process = Process { child, profile };
         let (port, path) = process.devtools_port();
-        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect to Chromium's DevTools port");
+        let stream =
+            TcpStream::connect(("127.0.0.1", port)).expect("connect to Chromium's DevTools port");
         stream
             .set_read_timeout(Some(Duration::from_secs(30)))
             .expect("set a read timeout");
@@ -152,7 +153,12 @@ impl Browser {
             .unwrap_or_else(|e| panic!("DevTools {method} failed: {e}"))
     }
 
-    fn command(&mut self, session: Option<&str>, method: &str, params: Value) -> Result<Value, String> {
+    fn command(
+        &mut self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, String> {
         self.next_id += 1;
         let id = self.next_id;
         let mut msg = json!({"id": id, "method": method, "params": params});
@@ -238,7 +244,10 @@ impl Browser {
             "Emulation.setDeviceMetricsOverride",
             json!({"width": width, "height": height, "deviceScaleFactor": if mobile { 2 } else { 1 }, "mobile": mobile}),
         );
-        self.send("Emulation.setTouchEmulationEnabled", json!({"enabled": mobile}));
+        self.send(
+            "Emulation.setTouchEmulationEnabled",
+            json!({"enabled": mobile}),
+        );
     }
 
     /// Opens `url` and waits for the document to load.
@@ -247,7 +256,11 @@ impl Browser {
         if let Some(e) = r.get("errorText") {
             panic!("opening {url} failed: {e}");
         }
-        self.wait_for("document.readyState === 'complete'", "the page to load", Duration::from_secs(30));
+        self.wait_for(
+            "document.readyState === 'complete'",
+            "the page to load",
+            Duration::from_secs(30),
+        );
     }
 
     /// Evaluates `expr` in the page (awaiting a promise) and returns its value.
@@ -269,7 +282,10 @@ impl Browser {
     /// Evaluates `expr` in the page; a JavaScript exception fails the test.
     pub fn eval(&mut self, expr: &str) -> Value {
         self.try_eval(expr).unwrap_or_else(|e| {
-            panic!("evaluating `{expr}` threw: {e}\npage log:\n{}", self.log_text())
+            panic!(
+                "evaluating `{expr}` threw: {e}\npage log:\n{}",
+                self.log_text()
+            )
         })
     }
 
@@ -311,12 +327,19 @@ impl Browser {
         ));
         match v.as_array().map(|a| (a[0].as_f64(), a[1].as_f64())) {
             Some((Some(x), Some(y))) => (x, y),
-            _ => panic!("no element matches {selector}\npage log:\n{}", self.log_text()),
+            _ => panic!(
+                "no element matches {selector}\npage log:\n{}",
+                self.log_text()
+            ),
         }
     }
 
     fn mouse(&mut self, kind: &str, x: f64, y: f64, buttons: u32) {
-        let button = if kind == "mouseMoved" && buttons == 0 { "none" } else { "left" };
+        let button = if kind == "mouseMoved" && buttons == 0 {
+            "none"
+        } else {
+            "left"
+        };
         self.send(
             "Input.dispatchMouseEvent",
             json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons, "clickCount": 1, "pointerType": "mouse"}),
@@ -329,7 +352,11 @@ impl Browser {
             "(() => {{ const e = document.querySelector({}); return !!(e && e.disabled); }})()",
             serde_json::to_string(selector).expect("a string")
         ));
-        assert_eq!(disabled, Value::Bool(false), "{selector} is disabled, cannot click it");
+        assert_eq!(
+            disabled,
+            Value::Bool(false),
+            "{selector} is disabled, cannot click it"
+        );
         let (x, y) = self.centre(selector);
         self.mouse("mouseMoved", x, y, 0);
         self.mouse("mousePressed", x, y, 1);
@@ -356,7 +383,10 @@ impl Browser {
     pub fn set_file(&mut self, selector: &str, file: &Path) {
         let doc = self.send("DOM.getDocument", json!({}));
         let root = doc["root"]["nodeId"].as_i64().expect("a document node");
-        let node = self.send("DOM.querySelector", json!({"nodeId": root, "selector": selector}));
+        let node = self.send(
+            "DOM.querySelector",
+            json!({"nodeId": root, "selector": selector}),
+        );
         let id = node["nodeId"].as_i64().unwrap_or(0);
         assert!(id != 0, "no element matches {selector}");
         self.send(
@@ -368,9 +398,8 @@ impl Browser {
     /// Saves a PNG of the whole page (not just the viewport) to `path`.
     pub fn screenshot(&mut self, path: &Path) {
         self.eval("window.scrollTo(0, 0)");
-        let size = self.eval(
-            "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]",
-        );
+        let size = self
+            .eval("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]");
         let w = size[0].as_f64().unwrap_or(1280.0);
         let h = size[1].as_f64().unwrap_or(800.0);
         let shot = self.send(
@@ -414,10 +443,7 @@ impl Process {
                 panic!("chromium exited ({status}) before opening its DevTools port");
             }
             if start.elapsed() > Duration::from_secs(30) {
-                panic!(
-                    "chromium did not write {} within 30 s",
-                    file.display()
-                );
+                panic!("chromium did not write {} within 30 s", file.display());
             }
             std::thread::sleep(Duration::from_millis(50));
         }
