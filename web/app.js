@@ -376,11 +376,9 @@ function loadUrl() {
   for (const k of ['clickable', 'sideways', 'objective', 'min_group', 'start']) $('#' + k).value = p.get(k) || '';
   if ([...document.querySelectorAll('#rules select, #rules input')].some((e) => e.value)) $('#rules').open = true;
   const rows = parseRows(p.get('board') || '');
-  if (rows.length) {
-    setBoard(rows, { keepSize: true });
-    return true;
-  }
-  return false;
+  if (rows.length) setBoard(rows, { keepSize: true });
+  else return randomBoard().then(() => true);
+  return true;
 }
 
 // A new start board: drops the answer and the game played on the old one.
@@ -411,6 +409,7 @@ function boardChanged() {
   S.play = { moves: [], boards: [], removed: [], steps: [] };
   $('#mode-answer').disabled = true;
   $('#result').textContent = '';
+  delete $('#result').dataset.optimal;
   $('#moves').textContent = '';
   $('#live').textContent = '';
   $('#play-info').textContent = '';
@@ -611,6 +610,7 @@ async function solve() {
   $('#solve').disabled = true;
   $('#stop').disabled = false;
   $('#result').textContent = '';
+  delete $('#result').dataset.optimal;
   $('#moves').textContent = '';
   $('#live').textContent = 'Starting…';
   message('');
@@ -647,7 +647,8 @@ async function solve() {
         run.t = Math.max(run.t, d.elapsed_ms);
       } else if (ev.event === 'done') {
         finished = true;
-        run.t = Math.max(run.t, d.elapsed_ms || 0);
+        // The chart's time is the server's search time from here on, not the wall clock.
+        run.t = Math.max(d.elapsed_ms || 0, ...run.best.map((q) => q.t), ...run.bound.map((q) => q.t), 1);
         if (d.length != null) run.best.push({ t: run.t, v: metric(d) });
         if (objectiveOf() === 'moves' && d.lower_bound != null) run.bound.push({ t: run.t, v: d.lower_bound });
         finishSolve(d, run);
@@ -1185,7 +1186,7 @@ async function init() {
     return;
   }
   fillGameSelect();
-  if (!loadUrl()) {
+  if (!(await loadUrl())) {
     selectGame('former');
     try {
       const r = await api('/api/former/today');
