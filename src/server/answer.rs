@@ -164,7 +164,7 @@ mod tests {
         let setup = Setup::new(Game::Former);
         let c = check(&grid, &setup, "(2,2) (0,2)").unwrap();
         let v = apply_answer(&grid, &setup, &c).unwrap();
-        // (2,2) is the B at the top right: with (1,1), (2,1) and (1,... ) its group.
+        // (2,2) is the B at the top right; its group is (2,2), (2,1) and (1,1).
         let first: Vec<[usize; 2]> = serde_json::from_value(v["removed"][0].clone()).unwrap();
         assert_eq!(
             first,

@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
+use tokio::sync::OwnedSemaphorePermit;
 
 use super::answer::{apply_answer, games as games_answer};
 use super::errors::ApiError;
@@ -20,9 +21,28 @@ use super::{State as AppState, BODY_LIMIT};
 use crate::check::check;
 use crate::input::{game_from_size, gen_board};
 
+/// A request body read whole, with its place among the bodies in memory (given back when
+/// it is dropped).
+pub struct Received {
+    pub bytes: Bytes,
+    _place: OwnedSemaphorePermit,
+}
+
+impl std::ops::Deref for Received {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
 /// The request body, at most [`BODY_LIMIT`] bytes (413 beyond, told by `Content-Length`
-/// before anything is read when the client gives it).
-pub async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, ApiError> {
+/// before anything is read when the client gives it). At most [`BODIES_IN_MEMORY`](super::BODIES_IN_MEMORY) bodies
+/// are read and held at once; more wait for a place.
+pub async fn read_body(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Received, ApiError> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -30,6 +50,12 @@ pub async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, ApiErro
     if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
         return Err(ApiError::too_large(BODY_LIMIT));
     }
+    let place = state
+        .bodies
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::internal("the server is shutting down"))?;
     let mut stream = body.into_data_stream();
     let mut out = Vec::new();
     while let Some(chunk) = stream.next().await {
@@ -40,7 +66,10 @@ pub async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, ApiErro
         }
         out.extend_from_slice(&chunk);
     }
-    Ok(out.into())
+    Ok(Received {
+        bytes: out.into(),
+        _place: place,
+    })
 }
 
 /// Does the client ask for server-sent events?
@@ -93,8 +122,12 @@ pub async fn former(date: Result<Path<String>, PathRejection>) -> Result<Json<Va
 }
 
 /// `POST /api/apply`: a move list replayed as `tumble check` does.
-pub async fn apply(headers: HeaderMap, body: Body) -> Result<Json<Value>, ApiError> {
-    let body = read_body(&headers, body).await?;
+pub async fn apply(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>, ApiError> {
+    let body = read_body(&state, &headers, body).await?;
     let r = ApplyRequest::parse(&body)?;
     let (grid, setup) = (&r.prepared.grid, &r.prepared.setup);
     let checked = check(grid, setup, &r.moves)?;
@@ -110,12 +143,12 @@ pub async fn read(
     body: Body,
 ) -> Result<Json<Value>, ApiError> {
     let options = request::read_options(query.as_deref().unwrap_or(""))?;
-    let body = read_body(&headers, body).await?;
+    let body = read_body(&state, &headers, body).await?;
     let slot = state.reads.enter()?.start().await;
     let game = options.game;
     let reading = tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        crate::picture::read(&body, &options)
+        crate::picture::read(&body.bytes, &options)
     })
     .await
     .map_err(|e| ApiError::internal(format!("the read failed: {e}")))??;
@@ -138,8 +171,9 @@ pub async fn solve(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let body = read_body(&headers, body).await?;
+    let body = read_body(&state, &headers, body).await?;
     let request = SolveRequest::parse(&body)?;
+    drop(body);
     let ticket = state.solves.enter()?;
     let cancel = state.register.register();
     if wants_events(&headers) {

@@ -90,29 +90,18 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-impl From<InputError> for ApiError {
-    fn from(e: InputError) -> ApiError {
-        ApiError::bad_request(e.to_string())
-    }
+/// Each error of the library's input checks is the client's: 400, in its own words.
+macro_rules! bad_input {
+    ($($error:ty),*) => {$(
+        impl From<$error> for ApiError {
+            fn from(e: $error) -> ApiError {
+                ApiError::bad_request(e.to_string())
+            }
+        }
+    )*};
 }
 
-impl From<BoardError> for ApiError {
-    fn from(e: BoardError) -> ApiError {
-        ApiError::bad_request(e.to_string())
-    }
-}
-
-impl From<DailyError> for ApiError {
-    fn from(e: DailyError) -> ApiError {
-        ApiError::bad_request(e.to_string())
-    }
-}
-
-impl From<PictureError> for ApiError {
-    fn from(e: PictureError) -> ApiError {
-        ApiError::bad_request(e.to_string())
-    }
-}
+bad_input!(InputError, BoardError, DailyError, PictureError);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {

@@ -16,7 +16,7 @@
 //! | [`files`] | the page's static files |
 //!
 //! Limits keep the server's memory bounded under any sequence of requests: bodies of at
-//! most [`BODY_LIMIT`]; at most `jobs` solves running, each with one search thread, a
+//! most [`BODY_LIMIT`], at most [`BODIES_IN_MEMORY`] of them held at once; at most `jobs` solves running, each with one search thread, a
 //! time limit of at most `max_time` and a table of at most [`Config::memory_per_solve`];
 //! at most `2 × jobs` waiting, the rest refused with 429; screenshots read in a queue of
 //! their own of the same size. A client that goes away stops its solve. A panic in a
@@ -48,6 +48,8 @@ use queue::{Queue, Solves};
 
 /// The largest request body, in bytes (413 beyond).
 pub const BODY_LIMIT: usize = 10 << 20;
+/// The most request bodies read and held at once (more wait): at most 320 MiB of bodies.
+pub const BODIES_IN_MEMORY: usize = 32;
 /// The memory for the tables of all running solves together, in bytes.
 pub const TABLES_MEMORY: usize = 1 << 30;
 /// The most memory one solve's table may take, in bytes.
@@ -111,6 +113,8 @@ pub struct State {
     pub register: Arc<Solves>,
     /// The table memory of each solve, in bytes.
     pub memory_per_solve: usize,
+    /// Places for request bodies in memory ([`BODIES_IN_MEMORY`]).
+    pub bodies: Arc<tokio::sync::Semaphore>,
 }
 
 impl State {
@@ -122,6 +126,7 @@ impl State {
             reads: Queue::new("reads", jobs, 2 * jobs),
             register: Arc::new(Solves::default()),
             memory_per_solve: config.memory_per_solve(),
+            bodies: Arc::new(tokio::sync::Semaphore::new(BODIES_IN_MEMORY)),
             config,
         }
     }
@@ -217,4 +222,80 @@ impl Server {
 /// Binds and serves `config` until the process ends.
 pub fn serve(config: Config) -> anyhow::Result<()> {
     Server::bind(config)?.run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    /// `GET path` over a fresh connection: the whole answer.
+    fn ask(addr: SocketAddr, path: &str) -> String {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    }
+
+    async fn boom() -> &'static str {
+        panic!("a panic in a handler, on purpose")
+    }
+
+    async fn fine() -> &'static str {
+        "fine"
+    }
+
+    #[test]
+    fn a_panic_in_a_handler_is_a_500_and_the_server_goes_on() {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let app = Router::new()
+            .route("/boom", get(boom))
+            .route("/fine", post(fine))
+            .layer(axum::middleware::from_fn(guard));
+        let listener = rt
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        rt.spawn(async move { axum::serve(listener, app).await });
+        let mut answered = 0;
+        for _ in 0..3 {
+            let a = ask(addr, "/boom");
+            assert!(a.starts_with("HTTP/1.1 500"), "{a}");
+            assert!(a.ends_with(r#"{"error":"internal error: the handler panicked"}"#));
+            let a = ask(addr, "/fine");
+            assert!(a.starts_with("HTTP/1.1 405"), "{a}");
+            assert!(a.contains("allow: POST"), "{a}");
+            assert!(a.ends_with(r#"{"error":"method GET is not allowed on /fine"}"#));
+            answered += 2;
+        }
+        assert_eq!(answered, 6);
+    }
+
+    #[test]
+    fn solves_share_the_table_memory() {
+        let config = |jobs| Config {
+            jobs,
+            ..Config::default()
+        };
+        assert_eq!(config(1).memory_per_solve(), MAX_SOLVE_MEMORY);
+        assert_eq!(config(8).memory_per_solve(), 128 << 20);
+        assert_eq!(config(1000).memory_per_solve(), 16 << 20);
+        assert!(config(0).check().is_err());
+        let bad_time = Config {
+            max_time: f64::NAN,
+            ..Config::default()
+        };
+        assert!(bad_time.check().unwrap_err().contains("--max-time"));
+    }
 }

@@ -58,12 +58,20 @@ fn json_body<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
 }
 
-/// `value` as one of `names` (case-insensitive), or clap's words for a bad value.
-fn choice<T: Copy>(field: &str, value: &str, names: &[(&str, T)]) -> Result<T, ApiError> {
+/// `value` (if given) as one of `names` (case-insensitive), or clap's words for a bad
+/// value.
+fn choice<T: Copy>(
+    field: &str,
+    value: Option<&str>,
+    names: &[(&str, T)],
+) -> Result<Option<T>, ApiError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
     names
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case(value.trim()))
-        .map(|&(_, v)| v)
+        .map(|&(_, v)| Some(v))
         .ok_or_else(|| {
             let possible: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
             ApiError::bad_request(format!(
@@ -81,51 +89,34 @@ fn game(name: &str) -> Result<Game, ApiError> {
 impl RawBoard {
     /// The board set up as the command line would, and checked against the engines.
     fn prepare(self) -> Result<Prepared, ApiError> {
+        use {Clickable as C, Objective as O, Sideways as S};
         let rules = RuleChoices {
             game: self.game.as_deref().map(game).transpose()?,
-            clickable: self
-                .clickable
-                .as_deref()
-                .map(|v| {
-                    choice(
-                        "clickable",
-                        v,
-                        &[("any", Clickable::Any), ("bottom", Clickable::Bottom)],
-                    )
-                })
-                .transpose()?,
+            clickable: choice(
+                "clickable",
+                self.clickable.as_deref(),
+                &[("any", C::Any), ("bottom", C::Bottom)],
+            )?,
             min_group: self.min_group,
-            sideways: self
-                .sideways
-                .as_deref()
-                .map(|v| {
-                    choice(
-                        "sideways",
-                        v,
-                        &[
-                            ("none", Sideways::None),
-                            ("left", Sideways::Left),
-                            ("centre", Sideways::Centre),
-                            ("center", Sideways::Centre),
-                        ],
-                    )
-                })
-                .transpose()?,
-            objective: self
-                .objective
-                .as_deref()
-                .map(|v| {
-                    choice(
-                        "objective",
-                        v,
-                        &[
-                            ("moves", Objective::Moves),
-                            ("tiles", Objective::Tiles),
-                            ("score", Objective::Score),
-                        ],
-                    )
-                })
-                .transpose()?,
+            sideways: choice(
+                "sideways",
+                self.sideways.as_deref(),
+                &[
+                    ("none", S::None),
+                    ("left", S::Left),
+                    ("centre", S::Centre),
+                    ("center", S::Centre),
+                ],
+            )?,
+            objective: choice(
+                "objective",
+                self.objective.as_deref(),
+                &[
+                    ("moves", O::Moves),
+                    ("tiles", O::Tiles),
+                    ("score", O::Score),
+                ],
+            )?,
             start: self.start,
         };
         let board = self
@@ -170,18 +161,12 @@ impl SolveRequest {
     /// "no_proof","certify","anytime"}`, all but `board` optional.
     pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
         let raw: RawSolve = json_body(body)?;
-        let anytime = raw
-            .anytime
-            .as_deref()
-            .map(|v| {
-                choice(
-                    "anytime",
-                    v,
-                    &[("beam", Method::Beam), ("nrpa", Method::Nrpa)],
-                )
-            })
-            .transpose()?
-            .unwrap_or_default();
+        let anytime = choice(
+            "anytime",
+            raw.anytime.as_deref(),
+            &[("beam", Method::Beam), ("nrpa", Method::Nrpa)],
+        )?
+        .unwrap_or_default();
         let mut prepared = raw.board.prepare()?;
         // The command line's checks of the search choices, with its words.
         SearchChoices {

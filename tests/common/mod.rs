@@ -13,6 +13,7 @@ pub mod cli;
 pub mod data;
 pub mod floodit;
 pub mod proofs;
+pub mod server;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
