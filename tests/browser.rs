@@ -200,6 +200,14 @@ impl Page {
         self.b.text("document.querySelector('#result').textContent")
     }
 
+    /// Clicks `button`, waits for `cond` and returns the line under the board in Play.
+    fn press_and_read(&mut self, button: &str, cond: &str, what: &str) -> String {
+        self.b.click(button);
+        self.b.wait_for(cond, what, WAIT);
+        self.b
+            .text("document.querySelector('#play-info').textContent")
+    }
+
     /// POST /api/apply from inside the page, as the page itself would.
     fn apply(&mut self, board: &str, moves: &str) -> Value {
         self.b.eval(&format!(
@@ -612,22 +620,18 @@ fn play_two_clicks_from_a_shared_link_and_undo_one() {
     p.shot("undone");
 
     // A hint from here outlines a group and names the click.
-    p.b.click("#hint");
-    p.b.wait_for(
+    let info = p.press_and_read(
+        "#hint",
         "document.querySelectorAll('#board .cell.hint').length > 0",
         "the hint to outline a group",
-        WAIT,
     );
-    let info = p.b.text("document.querySelector('#play-info').textContent");
     assert!(info.contains("Hint: click ("), "the hint says {info:?}");
     p.shot("hint");
-    p.b.click("#how-far");
-    p.b.wait_for(
+    let info = p.press_and_read(
+        "#how-far",
         "/in all/.test(document.querySelector('#play-info').textContent)",
         "the distance from the optimum",
-        WAIT,
     );
-    let info = p.b.text("document.querySelector('#play-info').textContent");
     assert!(info.contains("1 move made"), "the play line says {info:?}");
     p.phone_shot("how-far-phone");
 }
