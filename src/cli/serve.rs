@@ -11,6 +11,14 @@ use tumble::server::{Config, Server};
 
 /// Runs `tumble serve`.
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    // A server must outlive a closed pipe: `main` restores SIGPIPE's default (quit) for the
+    // printing commands, but a reader of our stdout that goes away (`tumble serve | head
+    // -1`) must not end the server.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's action to "ignore" before the server's threads start.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
     let mut config = Config {
         bind: args.bind,
         port: args.port,
@@ -22,8 +30,9 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     }
     let server = Server::bind(config)?;
     let url = server.url()?;
-    println!("{url}");
-    std::io::stdout().flush()?;
+    // With nobody reading stdout any more, the server still serves.
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "{url}").and_then(|()| out.flush());
     if args.open {
         open(&url);
     }
