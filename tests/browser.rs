@@ -1,0 +1,637 @@
+//! The page of `tumble serve` in a real headless Chromium, driven over the DevTools protocol:
+//! paint a board and solve it, load NRK Former by date, upload a screenshot, play and undo.
+//! Every test starts its own `tumble serve --port 0` and its own browser, and saves
+//! screenshots of the page under `target/browser/`.
+//!
+//! Run with `cargo test --release --features browser --test browser`; Debian's `chromium`
+//! must be installed (a missing browser fails the tests, it never skips them).
+
+#[path = "common/cdp.rs"]
+mod cdp;
+mod common;
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{mpsc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use cdp::Browser;
+use common::data;
+use serde_json::Value;
+
+const TUMBLE: &str = env!("CARGO_BIN_EXE_tumble");
+/// The longest the page may take for one thing (a solve has its own, longer, limit).
+const WAIT: Duration = Duration::from_secs(30);
+const DESKTOP: (u32, u32) = (1280, 900);
+const PHONE: (u32, u32) = (390, 844);
+
+/// One browser test at a time: each starts a browser and a server, and the machine is small.
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `tumble serve --port 0`, ended when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(TUMBLE)
+            .args(["serve", "--port", "0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {TUMBLE} serve: {e}"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    // Nobody listens any more: go on draining so the server never blocks.
+                    continue;
+                }
+            }
+        });
+        let mut seen = Vec::new();
+        let url = loop {
+            match rx.recv_timeout(WAIT) {
+                Ok(line) => {
+                    if let Some(at) = line.find("http://") {
+                        let url: String = line[at..]
+                            .chars()
+                            .take_while(|c| !c.is_whitespace())
+                            .collect();
+                        break url.trim_end_matches('/').to_string();
+                    }
+                    seen.push(line);
+                }
+                Err(_) => {
+                    let _ = child.kill();
+                    panic!(
+                        "`tumble serve --port 0` printed no http:// URL within {} s; it printed: {seen:?}",
+                        WAIT.as_secs()
+                    );
+                }
+            }
+        };
+        Server { child, url }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Where the screenshots go: `target/browser/`.
+fn shots_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target directory")
+        .join("browser")
+}
+
+/// The page open in a browser, with its server.
+struct Page {
+    b: Browser,
+    server: Server,
+    test: &'static str,
+}
+
+impl Page {
+    /// Starts a server and a browser at desktop size and opens the page with `hash`.
+    fn open(test: &'static str, hash: &str) -> Page {
+        let server = Server::start();
+        let b = Browser::launch(DESKTOP.0, DESKTOP.1);
+        let mut page = Page { b, server, test };
+        let url = format!("{}/{hash}", page.server.url);
+        page.b.navigate(&url);
+        page.b.wait_for(
+            "document.body.dataset.ready === '1'",
+            "the page to load the games and a first board",
+            WAIT,
+        );
+        page.settle();
+        page
+    }
+
+    /// Waits until no request of the page is under way and no animation runs.
+    fn settle(&mut self) {
+        self.b.wait_for(
+            "document.body.dataset.busy === '0' && document.querySelector('#board').dataset.state === 'idle'",
+            "the page to finish its requests and animations",
+            WAIT,
+        );
+    }
+
+    fn board(&mut self) -> String {
+        self.b
+            .text("document.querySelector('#board').dataset.board")
+    }
+
+    fn cell(x: usize, y: usize) -> String {
+        format!("#board .cell[data-x=\"{x}\"][data-y=\"{y}\"]")
+    }
+
+    fn cell_letter(&mut self, x: usize, y: usize) -> String {
+        self.b.text(&format!(
+            "document.querySelector('{}').dataset.c",
+            Self::cell(x, y).replace('\'', "\\'")
+        ))
+    }
+
+    /// Saves a screenshot of the whole page as `target/browser/<test>-<name>.png`.
+    fn shot(&mut self, name: &str) {
+        let path = shots_dir().join(format!("{}-{name}.png", self.test));
+        self.b.screenshot(&path);
+        assert!(
+            std::fs::metadata(&path)
+                .map(|m| m.len() > 1000)
+                .unwrap_or(false),
+            "the screenshot {} is missing or empty",
+            path.display()
+        );
+    }
+
+    /// The same at a phone's width.
+    fn phone_shot(&mut self, name: &str) {
+        self.b.set_viewport(PHONE.0, PHONE.1, true);
+        std::thread::sleep(Duration::from_millis(300));
+        self.shot(name);
+        self.b.set_viewport(DESKTOP.0, DESKTOP.1, false);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+
+    fn select_game(&mut self, game: &str) {
+        self.b.eval(&format!(
+            "(() => {{ const s = document.querySelector('#game'); s.value = '{game}'; \
+             s.dispatchEvent(new Event('change', {{bubbles: true}})); return s.value; }})()"
+        ));
+        self.settle();
+        assert_eq!(self.b.text("document.querySelector('#game').value"), game);
+    }
+
+    /// Clicks Solve and waits for the result line.
+    fn solve(&mut self) -> String {
+        self.b.click("#solve");
+        self.b.wait_for(
+            "document.querySelector('#result').textContent.trim() !== '' || document.querySelector('#message').classList.contains('error')",
+            "the solve to end with a result line",
+            Duration::from_secs(90),
+        );
+        let error = self.b.text(
+            "document.querySelector('#message').classList.contains('error') ? document.querySelector('#message').textContent : ''",
+        );
+        assert!(
+            error.is_empty(),
+            "the solve failed: {error}\npage log:\n{}",
+            self.b.log_text()
+        );
+        self.settle();
+        self.b.text("document.querySelector('#result').textContent")
+    }
+
+    /// Clicks `button`, waits for `cond` and returns the line under the board in Play.
+    fn press_and_read(&mut self, button: &str, cond: &str, what: &str) -> String {
+        self.b.click(button);
+        self.b.wait_for(cond, what, WAIT);
+        self.b
+            .text("document.querySelector('#play-info').textContent")
+    }
+
+    /// POST /api/apply from inside the page, as the page itself would.
+    fn apply(&mut self, board: &str, moves: &str) -> Value {
+        self.b.eval(&format!(
+            "fetch('/api/apply', {{method: 'POST', headers: {{'Content-Type': 'application/json'}}, \
+             body: JSON.stringify({{game: 'dust', board: {}, moves: {moves}}})}}).then(r => r.json())",
+            serde_json::to_string(board).expect("a string")
+        ))
+    }
+}
+
+/// `board` with its letters renamed by `map`.
+fn rename(board: &str, map: &HashMap<char, char>) -> String {
+    board
+        .chars()
+        .map(|c| map.get(&c).copied().unwrap_or(c))
+        .collect()
+}
+
+/// The letters of `board` in the order they first appear, from the top left.
+fn letters_in_order(board: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    for c in board.chars() {
+        if c != ',' && c != '.' && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Asserts that `got` is `want` with its letters renamed one to one, and returns the renaming.
+fn same_up_to_letters(want: &str, got: &str, what: &str) -> HashMap<char, char> {
+    let w: Vec<char> = want.chars().collect();
+    let g: Vec<char> = got.chars().collect();
+    assert_eq!(
+        w.len(),
+        g.len(),
+        "{what}: the board {got:?} is not the size of {want:?}"
+    );
+    let mut map = HashMap::new();
+    let mut back = HashMap::new();
+    for (i, (&a, &b)) in w.iter().zip(&g).enumerate() {
+        let ok = (a == b && (a == ',' || a == '.'))
+            || (a != ','
+                && a != '.'
+                && b != ','
+                && b != '.'
+                && *map.entry(a).or_insert(b) == b
+                && *back.entry(b).or_insert(a) == a);
+        assert!(
+            ok,
+            "{what}: character {i} of {got:?} is {b:?}, which does not match {a:?} of {want:?} (letters may be renamed, but one to one)"
+        );
+    }
+    map
+}
+
+#[test]
+fn paint_the_readme_dust_board_solve_it_and_step_to_the_empty_board() {
+    let _one = one_at_a_time();
+    let known = data::article_boards()
+        .into_iter()
+        .find(|k| k.game == "dust")
+        .expect("the README's dust board");
+    assert_eq!(known.board, data::DUST);
+    let mut p = Page::open("1-paint", "");
+    p.select_game("dust");
+
+    let brushes: Vec<String> = serde_json::from_value(p.b.eval(
+        "[...document.querySelectorAll('#brushes [data-letter]')].map(b => b.dataset.letter)",
+    ))
+    .expect("a list of brush letters");
+    assert!(
+        brushes.iter().any(|b| b == "."),
+        "the paint brushes {brushes:?} have no empty brush"
+    );
+    let colours: Vec<&String> = brushes.iter().filter(|b| *b != ".").collect();
+    let readme = letters_in_order(data::DUST);
+    assert!(
+        colours.len() >= readme.len(),
+        "dust has {} colour brushes {colours:?}, the README board needs {}",
+        colours.len(),
+        readme.len()
+    );
+    // The README names the colours G, B, O, Y, R; the page paints with its own letters.
+    let map: HashMap<char, char> = readme
+        .iter()
+        .zip(&colours)
+        .map(|(&a, b)| (a, b.chars().next().expect("a letter")))
+        .collect();
+    let want = rename(data::DUST, &map);
+
+    p.b.click("#clear-board");
+    p.settle();
+    let cleared = p.board();
+    assert!(
+        cleared.chars().all(|c| c == '.' || c == ',') && cleared.split(',').count() == 6,
+        "Clear left {cleared:?}"
+    );
+
+    let rows: Vec<Vec<char>> = data::DUST.split(',').map(|r| r.chars().collect()).collect();
+    let h = rows.len();
+    let at = |x: usize, y: usize| rows[h - 1 - y][x];
+    let brush = |c: char| format!("#brushes [data-letter=\"{}\"]", map[&c]);
+    let mut painted = 0;
+    // The top row starts with four G: one drag over them.
+    assert!((0..4).all(|x| at(x, h - 1) == 'G'));
+    p.b.click(&brush('G'));
+    let via: Vec<String> = (1..4).map(|x| Page::cell(x, h - 1)).collect();
+    p.b.drag(&Page::cell(0, h - 1), &via);
+    painted += 4;
+    for &c in &readme {
+        p.b.click(&brush(c));
+        for y in 0..h {
+            for x in 0..rows[0].len() {
+                if at(x, y) == c && !(y == h - 1 && x < 4) {
+                    p.b.click(&Page::cell(x, y));
+                    painted += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(painted, 48, "painted {painted} cells of the 8×6 board");
+    // The empty brush takes a tile away; the right brush puts it back.
+    p.b.click("#brushes [data-letter=\".\"]");
+    p.b.click(&Page::cell(7, 0));
+    assert_eq!(
+        p.cell_letter(7, 0),
+        ".",
+        "the empty brush did not empty (7,0)"
+    );
+    p.b.click(&brush(at(7, 0)));
+    p.b.click(&Page::cell(7, 0));
+    p.settle();
+    assert_eq!(
+        p.board(),
+        want,
+        "the painted board is not the README's dust board"
+    );
+    let hash = p.b.text("decodeURIComponent(location.hash)");
+    assert!(
+        hash.contains("game=dust") && hash.contains(&format!("board={want}")),
+        "the URL does not keep the game and board: {hash}"
+    );
+    p.shot("painted");
+
+    let result = p.solve();
+    assert_eq!(
+        result.trim().trim_start_matches('✓').trim(),
+        format!("Optimal: {} moves (proven)", known.optimum),
+        "the result line after solving the README's dust board"
+    );
+    assert!(
+        p.b.eval("!!document.querySelector('#chart path.best')") == Value::Bool(true),
+        "the progress chart has no line of the best answer"
+    );
+    let n =
+        p.b.eval("document.querySelectorAll('#moves li').length")
+            .as_u64()
+            .unwrap_or(0) as usize;
+    assert_eq!(n, known.optimum, "the move list has {n} moves");
+    p.shot("solved");
+    p.phone_shot("solved-phone");
+
+    // Step to the end, one move at a time: the group about to go is outlined first.
+    assert_eq!(
+        p.b.text("document.querySelector('#board').dataset.mode"),
+        "answer"
+    );
+    for k in 0..n {
+        let outlined =
+            p.b.eval("document.querySelectorAll('#board .cell.next').length")
+                .as_u64()
+                .unwrap_or(0);
+        let size =
+            p.b.eval(&format!(
+                "+document.querySelectorAll('#moves button')[{k}].textContent.split('×')[1]"
+            ))
+            .as_u64()
+            .unwrap_or(0);
+        assert!(
+            size > 0 && outlined == size,
+            "before move {}, {outlined} cells are outlined, but the move takes {size}",
+            k + 1
+        );
+        p.b.click("#step-next");
+        p.b.wait_for(
+            &format!(
+                "document.querySelector('#board').dataset.step === '{}'",
+                k + 1
+            ),
+            &format!("step {}", k + 1),
+            WAIT,
+        );
+        p.settle();
+        if k == 2 {
+            p.shot("step3");
+        }
+    }
+    let empty =
+        p.b.eval("[...document.querySelectorAll('#board .cell')].map(c => c.dataset.c).join('')");
+    let empty = empty.as_str().unwrap_or_default();
+    assert_eq!(empty.len(), 48, "the board has {} cells", empty.len());
+    assert!(
+        empty.chars().all(|c| c == '.'),
+        "after the last move the board is not empty: {empty}"
+    );
+    assert!(p.b.eval("document.querySelector('#step-next').disabled") == Value::Bool(true));
+    p.shot("end");
+}
+
+#[test]
+fn load_former_2024_12_07_by_date_and_solve_it_in_15() {
+    let _one = one_at_a_time();
+    let known = data::former("2024-12-07");
+    let mut p = Page::open("2-former", "");
+    p.b.click("#tab-former");
+    p.b.eval(
+        "(() => { const d = document.querySelector('#former-date'); d.value = '2024-12-07'; \
+         d.dispatchEvent(new Event('input', {bubbles: true})); return d.value; })()",
+    );
+    p.b.click("#load-former");
+    p.b.wait_for(
+        &format!(
+            "document.querySelector('#board').dataset.board === {}",
+            serde_json::to_string(&known.board).expect("a string")
+        ),
+        "the Former board of 2024-12-07",
+        WAIT,
+    );
+    assert_eq!(p.b.text("document.querySelector('#game').value"), "former");
+    p.settle();
+    p.shot("loaded");
+    let result = p.solve();
+    assert_eq!(
+        result.trim().trim_start_matches('✓').trim(),
+        format!("Optimal: {} moves (proven)", known.optimum),
+        "the result line for NRK Former 2024-12-07"
+    );
+    p.shot("solved");
+}
+
+#[test]
+fn upload_a_rendered_screenshot_and_see_every_cell_read() {
+    let _one = one_at_a_time();
+    let dir = shots_dir();
+    std::fs::create_dir_all(&dir).expect("create target/browser");
+    let png = dir.join("3-upload-input.png");
+    let svg = dir.join("3-upload-input.svg");
+    for out in [&png, &svg] {
+        let status = Command::new(TUMBLE)
+            .args(["render", "--game", "dust", "--output"])
+            .arg(out)
+            .arg(data::DUST)
+            .status()
+            .expect("run tumble render");
+        assert!(
+            status.success(),
+            "tumble render --output {} failed",
+            out.display()
+        );
+    }
+    // The colour of every tile, from the SVG the renderer draws the same way.
+    let svg_text = std::fs::read_to_string(&svg).expect("read the SVG");
+    let mut tiles = Vec::new();
+    for line in svg_text.lines().filter(|l| l.contains("<title>")) {
+        let attr = |name: &str| -> String {
+            let at = line.find(&format!(" {name}=\"")).expect("an attribute") + name.len() + 3;
+            line[at..].split('"').next().expect("a value").to_string()
+        };
+        let num = |name: &str| attr(name).parse::<f64>().expect("a number") as i64;
+        tiles.push((num("x"), num("y"), attr("fill").to_lowercase()));
+    }
+    assert_eq!(
+        tiles.len(),
+        48,
+        "the SVG of the dust board has {} tiles",
+        tiles.len()
+    );
+    let mut xs: Vec<i64> = tiles.iter().map(|t| t.0).collect();
+    let mut ys: Vec<i64> = tiles.iter().map(|t| t.1).collect();
+    xs.sort();
+    xs.dedup();
+    ys.sort();
+    ys.dedup();
+    assert_eq!(
+        (xs.len(), ys.len()),
+        (8, 6),
+        "the tiles of the SVG are not on an 8×6 grid"
+    );
+
+    let mut p = Page::open("3-upload", "");
+    p.select_game("dust");
+    let before = p.board();
+    p.b.click("#tab-picture");
+    p.b.set_file("#picture", &png);
+    p.b.wait_for(
+        &format!(
+            "document.querySelector('#board').dataset.board !== {} || document.querySelector('#message').classList.contains('error')",
+            serde_json::to_string(&before).expect("a string")
+        ),
+        "the board read from the screenshot",
+        WAIT,
+    );
+    p.settle();
+    let message = p.b.text("document.querySelector('#message').textContent");
+    let got = p.board();
+    same_up_to_letters(
+        data::DUST,
+        &got,
+        &format!("the board read from the screenshot ({message})"),
+    );
+    let mut checked = 0;
+    for (x, y, fill) in &tiles {
+        let col = xs.iter().position(|v| v == x).expect("a column");
+        let row = ys.iter().position(|v| v == y).expect("a row");
+        let cell = Page::cell(col, ys.len() - 1 - row);
+        let rgb = p.b.text(&format!(
+            "getComputedStyle(document.querySelector('{}')).backgroundColor",
+            cell.replace('\'', "\\'")
+        ));
+        let hex = rgb_to_hex(&rgb);
+        assert_eq!(
+            hex,
+            *fill,
+            "cell ({col},{}) is drawn {rgb}, the screenshot has {fill}",
+            ys.len() - 1 - row
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 48);
+    p.shot("read");
+}
+
+/// `rgb(229, 57, 53)` → `#e53935`.
+fn rgb_to_hex(rgb: &str) -> String {
+    let nums: Vec<u8> = rgb
+        .trim_start_matches("rgba(")
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(',')
+        .take(3)
+        .map(|n| {
+            n.trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("not a colour: {rgb}"))
+        })
+        .collect();
+    assert_eq!(nums.len(), 3, "not a colour: {rgb}");
+    format!("#{:02x}{:02x}{:02x}", nums[0], nums[1], nums[2])
+}
+
+#[test]
+fn play_two_clicks_from_a_shared_link_and_undo_one() {
+    let _one = one_at_a_time();
+    let hash = format!("#game=dust&board={}", data::DUST);
+    let mut p = Page::open("4-play", &hash);
+    assert_eq!(p.b.text("document.querySelector('#game').value"), "dust");
+    let start = p.board();
+    same_up_to_letters(data::DUST, &start, "the board opened from the link");
+
+    p.b.click("#mode-play");
+    p.settle();
+    // Two clicks: (3,1), then a tile of the bottom row that is left after it.
+    let first = (3usize, 1usize);
+    p.b.click(&Page::cell(first.0, first.1));
+    p.b.wait_for(
+        "document.querySelector('#board').dataset.moves === '1'",
+        "the first click to be played",
+        WAIT,
+    );
+    p.settle();
+    let after_one = p.board();
+    let second = (0..8)
+        .map(|x| (x, 0usize))
+        .find(|&(x, y)| p.cell_letter(x, y) != "." && (x, y) != first)
+        .expect("a tile on the bottom row after one click");
+    p.b.click(&Page::cell(second.0, second.1));
+    p.b.wait_for(
+        "document.querySelector('#board').dataset.moves === '2'",
+        "the second click to be played",
+        WAIT,
+    );
+    p.settle();
+    let after_two = p.board();
+    p.shot("two-clicks");
+
+    let moves = format!(
+        "[{{x: {}, y: {}}}, {{x: {}, y: {}}}]",
+        first.0, first.1, second.0, second.1
+    );
+    let applied = p.apply(&start, &moves);
+    let boards: Vec<String> = serde_json::from_value(applied["boards"].clone())
+        .unwrap_or_else(|e| panic!("/api/apply gave no boards ({e}): {applied}"));
+    assert_eq!(boards.len(), 2, "/api/apply: {applied}");
+    assert_eq!(after_one, boards[0], "the board after the first click");
+    assert_eq!(after_two, boards[1], "the board after the second click");
+    assert_ne!(after_one, after_two);
+
+    p.b.click("#undo");
+    p.settle();
+    assert_eq!(
+        p.b.text("document.querySelector('#board').dataset.moves"),
+        "1"
+    );
+    assert_eq!(
+        p.board(),
+        boards[0],
+        "after Undo the board is not the one after the first click"
+    );
+    p.shot("undone");
+
+    // A hint from here outlines a group and names the click.
+    let info = p.press_and_read(
+        "#hint",
+        "document.querySelectorAll('#board .cell.hint').length > 0",
+        "the hint to outline a group",
+    );
+    assert!(info.contains("Hint: click ("), "the hint says {info:?}");
+    p.shot("hint");
+    let info = p.press_and_read(
+        "#how-far",
+        "/in all/.test(document.querySelector('#play-info').textContent)",
+        "the distance from the optimum",
+    );
+    assert!(info.contains("1 move made"), "the play line says {info:?}");
+    p.phone_shot("how-far-phone");
+}
