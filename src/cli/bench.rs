@@ -106,7 +106,10 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
     }
     let search: SearchChoices = args.search.into();
     let wall = Instant::now();
-    let jobs = args.jobs.max(1);
+    if args.jobs == 0 {
+        return Err(InputError::NoJobs.into());
+    }
+    let jobs = args.jobs;
     let stop = super::stop::install();
     let rows = solve_set(&entries, &rules, &search, jobs, &stop, |row| {
         match (&bar, args.json) {
