@@ -154,3 +154,26 @@ fn fuzz_entry_points_take_random_bytes() {
     }
     assert_eq!(cases, [3000; 4]);
 }
+
+/// Every input a fuzzer found to crash an entry point (tests/fuzz_regressions/, named
+/// `<target>-<what>`) now passes it.
+#[test]
+fn fuzz_regressions_pass() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions");
+    let mut cases = 0;
+    for entry in std::fs::read_dir(&dir).expect("the regression directory") {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let data = std::fs::read(&path).unwrap();
+        let target = name.split('-').next().unwrap();
+        match target {
+            "board_text" => tumble::fuzzing::board_text(&data),
+            "check_moves" => tumble::fuzzing::check_moves(&data),
+            "boardset" => tumble::fuzzing::boardset(&data),
+            "screenshot" => tumble::fuzzing::screenshot(&data),
+            _ => panic!("{name}: no fuzz target {target}"),
+        }
+        cases += 1;
+    }
+    assert!(cases >= 1, "no regression inputs in {}", dir.display());
+}
