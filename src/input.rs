@@ -55,6 +55,8 @@ pub enum InputError {
     NoMemory,
     #[error("--threads must be at least 1")]
     NoThreads,
+    #[error("--jobs must be at least 1")]
+    NoJobs,
     #[error("move {n} {text:?} is not (x,y)")]
     NotAClick { n: usize, text: String },
     #[error("move {n}: bad {axis} {text:?}")]

@@ -28,6 +28,7 @@
 //! | [`input`] | from what a user typed to a [`solve::Setup`]: boards, games, choices |
 //! | [`check`] | a move list replayed (`tumble check`) |
 //! | [`bench`](mod@bench) | a board set solved, per-board rows and totals (`tumble bench`) |
+//! | [`fuzzing`] | the readers of user input on arbitrary bytes (fuzz targets, property tests) |
 //! | `server` | `tumble serve`: the web page and its JSON API (feature `server`) |
 //!
 //! The `tumble` binary only parses arguments (clap), calls these and prints.
@@ -48,6 +49,7 @@ pub mod click;
 pub mod daily;
 pub mod edge;
 pub mod floodit;
+pub mod fuzzing;
 pub mod generate;
 pub mod grid;
 pub mod input;

@@ -99,3 +99,81 @@ fn damaged_pictures_are_refused_or_read() {
     }
     assert!(cases >= 70, "{cases} cases");
 }
+
+/// The fuzz targets' entry points ([`tumble::fuzzing`]) on random bytes and on bytes that
+/// look like our inputs: each returns, never panics. Counts the inputs of each kind.
+#[test]
+fn fuzz_entry_points_take_random_bytes() {
+    use tumble::fuzzing;
+    let mut rng = fastrand::Rng::with_seed(2323);
+    let pieces: &[&[u8]] = &[
+        b"A",
+        b"B",
+        b"GG",
+        b"OPGB",
+        b".",
+        b",",
+        b"\n",
+        b" ",
+        b"|",
+        b"(",
+        b")",
+        b"1",
+        b"0,0",
+        b"(3,1)",
+        b"-",
+        b"\0",
+        b"former|",
+        b"floodit|",
+        b"problem 01\n",
+        b"#",
+        b"\xff",
+        b"\x89PNG\r\n\x1a\n",
+        b"RIFF",
+        b"\xff\xd8\xff",
+    ];
+    let mut cases = [0usize; 4];
+    for round in 0..3000 {
+        let data: Vec<u8> = if round % 2 == 0 {
+            (0..rng.usize(0..300)).map(|_| rng.u8(..)).collect()
+        } else {
+            let mut d = vec![rng.u8(..)];
+            for _ in 0..rng.usize(0..30) {
+                d.extend_from_slice(pieces[rng.usize(..pieces.len())]);
+            }
+            d
+        };
+        fuzzing::board_text(&data);
+        cases[0] += 1;
+        fuzzing::check_moves(&data);
+        cases[1] += 1;
+        fuzzing::boardset(&data);
+        cases[2] += 1;
+        fuzzing::screenshot(&data);
+        cases[3] += 1;
+    }
+    assert_eq!(cases, [3000; 4]);
+}
+
+/// Every input a fuzzer found to crash an entry point (tests/fuzz_regressions/, named
+/// `<target>-<what>`) now passes it.
+#[test]
+fn fuzz_regressions_pass() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions");
+    let mut cases = 0;
+    for entry in std::fs::read_dir(&dir).expect("the regression directory") {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let data = std::fs::read(&path).unwrap();
+        let target = name.split('-').next().unwrap();
+        match target {
+            "board_text" => tumble::fuzzing::board_text(&data),
+            "check_moves" => tumble::fuzzing::check_moves(&data),
+            "boardset" => tumble::fuzzing::boardset(&data),
+            "screenshot" => tumble::fuzzing::screenshot(&data),
+            _ => panic!("{name}: no fuzz target {target}"),
+        }
+        cases += 1;
+    }
+    assert!(cases >= 1, "no regression inputs in {}", dir.display());
+}

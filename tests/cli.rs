@@ -453,9 +453,34 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
         &["--memory"],
     );
     assert_error(
+        &["solve", "--game", "former", "--time-limit", "NaN", "AB"],
+        None,
+        &["--time-limit must be a number of seconds ≥ 0, not NaN"],
+    );
+    assert_error(
+        &["solve", "--game", "former", "--time-limit", "-0.5", "AB"],
+        None,
+        &["--time-limit", "-0.5"],
+    );
+    assert_error(
         &["solve", "--game", "floodit", "--start", "2,0", "AB,BA"],
         None,
         &["--start", "outside"],
+    );
+    assert_error(
+        &["solve", "--game", "floodit", "--start", "0,2", "AB,BA"],
+        None,
+        &["--start 0,2 is outside the 2×2 board"],
+    );
+    assert_error(
+        &["bench", "--game", "floodit", "--jobs", "0", "-"],
+        Some("AB,BA\n"),
+        &["--jobs must be at least 1"],
+    );
+    assert_error(
+        &["bench", "--game", "floodit", "--memory", "0", "-"],
+        Some("AB,BA\n"),
+        &["--memory"],
     );
     assert_error(&["gen", "--colours", "17"], None, &["colours"]);
     assert_error(&["gen", "--width", "0"], None, &["width"]);

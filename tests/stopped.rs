@@ -217,30 +217,50 @@ fn a_samegame_score_search_stops_at_its_time_limit() {
 }
 
 #[test]
-fn floodit_out_of_memory_says_so() {
-    // A 24×24 board with 6 colours: its A* outgrows 1 MiB long before it is proven.
+fn floodit_out_of_memory_says_so_and_goes_on() {
+    // A 24×24 board with 6 colours: its A* outgrows 1 MiB long before it is proven; the
+    // search goes on by deepening until the time limit, and says that the memory filled.
     let grid = gen_board(Game::Floodit, Some(24), Some(24), Some(6), 7).expect("a board");
     let mut setup = Setup::new(Game::Floodit);
     setup.search.memory = 1 << 20;
+    setup.search.time_limit = Some(Duration::from_secs(2));
     let r = solve(&grid, &setup, &mut |_| {}).expect("solves");
-    assert!(!r.optimal);
-    assert_eq!(r.stopped, Some(Stopped::Memory));
-    assert!(r.length as u32 > r.lower_bound);
+    let note = r.note.clone().expect("a note that the memory filled");
+    assert!(
+        note.contains("filled its memory (--memory 1 MiB)"),
+        "{note}"
+    );
+    if !r.optimal {
+        assert_eq!(r.stopped, Some(Stopped::Time));
+        assert!(r.length as u32 > r.lower_bound);
+    }
     let json = serde_json::to_value(&r).expect("JSON");
-    assert_eq!(json["stopped"], "memory", "{json}");
+    assert!(
+        json["note"].as_str().unwrap().contains("filled its memory"),
+        "{json}"
+    );
     assert!(json.get("interrupted").is_none(), "{json}");
     // and on the command line
     let out = Command::new(env!("CARGO_BIN_EXE_tumble"))
-        .args(["solve", "--game", "floodit", "--memory", "1"])
+        .args([
+            "solve",
+            "--game",
+            "floodit",
+            "--memory",
+            "1",
+            "--time-limit",
+            "2",
+        ])
         .arg(grid.to_inline())
         .output()
         .expect("tumble runs");
     let text = String::from_utf8(out.stdout).expect("UTF-8");
     assert!(
         text.lines()
-            .any(|l| l == "stopped: memory limit (--memory 1 MiB)"),
+            .any(|l| l.starts_with("note: the A* filled its memory (--memory 1 MiB) at ")),
         "{text}"
     );
+    setup.search.time_limit = None;
     // With room enough, a small board is proven and nothing stopped it.
     let small = gen_board(Game::Floodit, Some(6), Some(6), Some(4), 7).expect("a board");
     let r = solve(&small, &setup, &mut |_| {}).expect("solves");

@@ -219,7 +219,7 @@ pub struct SearchArgs {
     /// Stop after this many seconds with the best found and a lower bound.
     #[arg(long, allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
-    /// Memory for the transposition table, in MiB (it starts small and grows up to this).
+    /// The memory budget in MiB: the transposition table's, and Flood-It's whole search's.
     #[arg(long, default_value_t = 1024)]
     pub memory: usize,
     /// Threads (default: all cores; in `bench`, a board's share of the cores: cores / --jobs,

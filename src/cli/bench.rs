@@ -116,6 +116,9 @@ fn say(to_stderr: bool, text: &str) {
 
 /// Runs `tumble bench`; `terminal`: stderr is a terminal (for the progress bar).
 pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
+    if args.jobs == Some(0) {
+        return Err(InputError::NoJobs.into());
+    }
     let mut rules: RuleChoices = args.rules.into();
     let (mut entries, source) = match (&args.file, &args.dates) {
         (_, Some(range)) => (dated_entries(range, &mut rules)?, range.clone()),
@@ -191,7 +194,7 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
         }
     }
     let cores = cores();
-    let jobs = args.jobs.unwrap_or(cores).max(1);
+    let jobs = args.jobs.unwrap_or(cores);
     let mut search: SearchChoices = args.search.into();
     search.threads = search.threads.or(Some(default_threads(cores, jobs)));
     let wall = Instant::now();

@@ -14,6 +14,7 @@
 //! [`bounds`], the A* search in [`solver`].
 
 pub mod bounds;
+pub mod frontier;
 pub mod solver;
 
 use crate::grid::{BoardError, Grid};
@@ -494,7 +495,13 @@ pub fn solve(
                 nodes: out.nodes,
                 elapsed_ms: self.search.start.elapsed().as_millis() as u64,
                 boards,
-                note: None,
+                note: out.memory_filled.map(|t| {
+                    format!(
+                        "the A* filled its memory (--memory {} MiB) at {:.1} s; went on by iterative deepening from its frontier",
+                        self.search.memory >> 20,
+                        t.as_secs_f64()
+                    )
+                }),
                 certified: None,
                 stopped: out.stopped,
             }

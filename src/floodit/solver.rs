@@ -25,11 +25,17 @@
 //!   prefetched, then looked up; children the bound prunes are remembered in a small lossy
 //!   table, so the same flood reached again (another order of the same moves) is pruned
 //!   without its bound.
-//! - **Limits.** The time limit, the stop flag and the memory budget
-//!   ([`SearchOptions::memory`], checked against the node array, the index and the open
-//!   list every 4096 expansions) end the search with the best solution, the proven lower
-//!   bound (the smallest `f` left) and which of them ended it ([`Outcome::stopped`]).
+//! - **Limits.** The time limit and the stop flag end the search with the best solution,
+//!   the proven lower bound (the smallest `f` left) and which of them ended it
+//!   ([`Outcome::stopped`]). The memory budget ([`SearchOptions::memory`]) is the whole
+//!   search's: the node array and the index are checked against it every expansion (one
+//!   about to double counts three times its size), the open list every 4096. When
+//!   the A* fills it, the search does not stop: it frees the index and goes on by
+//!   iterative deepening from the A*'s frontier in a table of what is left
+//!   ([`super::frontier`]), and the report says when the memory filled
+//!   ([`Outcome::memory_filled`]).
 
+use super::frontier::{self, Frontier};
 use super::{bounds, set, Engine, Pos, Set};
 use crate::report::Progress;
 use crate::search::{SearchOptions, Stopped};
@@ -47,16 +53,20 @@ pub struct Outcome {
     pub nodes: u64,
     /// Why the search ended before it had finished (`None` when it finished).
     pub stopped: Option<Stopped>,
+    /// When the A* filled its memory budget and the search went on by deepening from its
+    /// frontier ([`super::frontier`]), if it did.
+    pub memory_filled: Option<std::time::Duration>,
 }
 
+/// A node of the A*: its flood, its parent (`NONE` at the start), the move that led here
+/// (the first of its chain), its depth and its bound.
 #[derive(Clone, Copy)]
-struct Node<const N: usize> {
-    flood: Set<N>,
-    parent: u32,
-    /// The move that led here (the first of its chain).
-    colour: u8,
-    g: u8,
-    h: u8,
+pub(super) struct Node<const N: usize> {
+    pub(super) flood: Set<N>,
+    pub(super) parent: u32,
+    pub(super) colour: u8,
+    pub(super) g: u8,
+    pub(super) h: u8,
 }
 
 const NONE: u32 = u32::MAX;
@@ -89,7 +99,7 @@ fn absorb<const N: usize>(e: &Engine<N>, flood: &mut Set<N>, nb: &mut Set<N>, ga
 /// becomes possible (lowest colour first), pushing the moves to `moves`. Returns the new
 /// flood, its neighbours, and the colours with a region outside it.
 #[inline]
-fn chain<const N: usize>(
+pub(super) fn chain<const N: usize>(
     e: &Engine<N>,
     flood: &Set<N>,
     nb: &Set<N>,
@@ -113,7 +123,12 @@ fn chain<const N: usize>(
 }
 
 /// [`chain`] on a position.
-fn play_chain<const N: usize>(e: &Engine<N>, p: &Pos<N>, c: u8, moves: &mut Vec<u8>) -> Pos<N> {
+pub(super) fn play_chain<const N: usize>(
+    e: &Engine<N>,
+    p: &Pos<N>,
+    c: u8,
+    moves: &mut Vec<u8>,
+) -> Pos<N> {
     let nb = e.neighbours(&p.flood);
     let (flood, _, _) = chain(e, &p.flood, &nb, c, moves);
     Pos {
@@ -125,7 +140,7 @@ fn play_chain<const N: usize>(e: &Engine<N>, p: &Pos<N>, c: u8, moves: &mut Vec<
 /// The candidate first moves from a flood with neighbours `nb`, as a colour mask: the
 /// elimination alone if there is one, otherwise every colour touching the flood.
 #[inline]
-fn candidate_mask<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) -> u32 {
+pub(super) fn candidate_mask<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) -> u32 {
     let (_, eliminable) = bounds::colour_masks(e, flood, nb);
     if eliminable != 0 {
         return eliminable & eliminable.wrapping_neg();
@@ -172,7 +187,7 @@ fn candidate_mask<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) ->
 /// `astar_finds_the_bfs_optimum` (boards of up to 5 colours, where the rule fires often)
 /// checks the search against breadth-first search.
 #[inline]
-fn order_guard<const N: usize>(
+pub(super) fn order_guard<const N: usize>(
     e: &Engine<N>,
     flood: &Set<N>,
     parent: &Set<N>,
@@ -188,7 +203,7 @@ fn order_guard<const N: usize>(
 /// Is the child `child` (what candidate `b`, gaining `gained`, leads to from a flood whose
 /// last move was `a`, with `guard` from [`order_guard`]) dominated by the order `b, a`?
 #[inline]
-fn dominated<const N: usize>(
+pub(super) fn dominated<const N: usize>(
     e: &Engine<N>,
     guard: &Set<N>,
     gained: &Set<N>,
@@ -347,6 +362,10 @@ impl Index {
     fn bytes(&self) -> usize {
         self.slots.len() * 8
     }
+    /// Will the next expansion's children (at most 32) make the table grow?
+    fn full_soon(&self) -> bool {
+        (self.len + 32) * 4 >= self.slots.len() * 3
+    }
     /// Finds `flood` (whose [`Engine::hash`] is `hash`): `Ok(node)`, or `Err(slot)` where
     /// it may be inserted with [`Index::insert`] (before any other change to the table).
     fn find<const N: usize>(
@@ -482,7 +501,12 @@ impl Open {
 }
 
 /// Walks the parent links from node `i` and replays the chains: the moves from the root.
-fn path<const N: usize>(e: &Engine<N>, start: &Pos<N>, nodes: &[Node<N>], i: u32) -> Vec<u8> {
+pub(super) fn path<const N: usize>(
+    e: &Engine<N>,
+    start: &Pos<N>,
+    nodes: &[Node<N>],
+    i: u32,
+) -> Vec<u8> {
     let mut firsts = Vec::new();
     let mut j = i;
     while nodes[j as usize].parent != NONE {
@@ -518,6 +542,7 @@ pub fn astar<const N: usize>(
             lower_bound: 0,
             nodes: 0,
             stopped: None,
+            memory_filled: None,
         };
     }
     let mut best = greedy(e, start);
@@ -544,6 +569,7 @@ pub fn astar<const N: usize>(
             proven,
             nodes: 0,
             stopped: None,
+            memory_filled: None,
         };
     }
     let mut nodes: Vec<Node<N>> = vec![Node {
@@ -576,6 +602,7 @@ pub fn astar<const N: usize>(
     let mut pushes: Vec<(usize, usize, u32, u32)> = Vec::new();
     let mut proven = false;
     let mut stopped = None;
+    let mut memory_filled = None;
     // the root's children may skip move orders only if the root had a free choice
     let root_settled = bounds::colour_masks(e, &start.flood, &e.neighbours(&start.flood)).1 == 0;
     'search: loop {
@@ -615,15 +642,27 @@ pub fn astar<const N: usize>(
             width *= BEAM_GROWTH;
             next_beam = (width * BEAM_EVERY) as u64;
         }
+        // the node array and the index every expansion (two multiplications), the open
+        // list's buckets with the clock; an array or index about to double counts as the
+        // old and the new one together, as both are live while it is copied
+        let node_bytes = nodes.capacity() * std::mem::size_of::<Node<N>>();
+        let mut bytes = node_bytes
+            * if nodes.len() + 32 > nodes.capacity() {
+                3
+            } else {
+                1
+            }
+            + index.bytes() * if index.full_soon() { 3 } else { 1 };
         if expanded & 0xfff == 0 {
-            let bytes =
-                nodes.capacity() * std::mem::size_of::<Node<N>>() + index.bytes() + open.bytes();
-            stopped = opts
-                .stopped()
-                .or((bytes > opts.memory).then_some(Stopped::Memory));
+            bytes += open.bytes();
+            stopped = opts.stopped();
             if stopped.is_some() {
                 break 'search;
             }
+        }
+        if bytes > opts.memory {
+            memory_filled = Some(opts.start.elapsed());
+            break 'search;
         }
         let nb = e.neighbours(&node.flood);
         pushes.clear();
@@ -715,12 +754,49 @@ pub fn astar<const N: usize>(
             open.push(f2, g2, idx);
         }
     }
+    if memory_filled.is_some() {
+        // go on within the memory: deepen from the open list (see `super::frontier`)
+        drop(index);
+        drop(pruned);
+        let mut frontier: Vec<Frontier> = Vec::with_capacity(open.len);
+        for (fb, bucket) in open.buckets.iter().enumerate().skip(f) {
+            for (g, v) in bucket.iter().enumerate().rev() {
+                frontier.extend(v.iter().rev().map(|&i| (fb as u8, g as u8, i)));
+            }
+        }
+        drop(open);
+        let used = nodes.capacity() * std::mem::size_of::<Node<N>>()
+            + frontier.capacity() * std::mem::size_of::<Frontier>();
+        let d = frontier::deepen(
+            e,
+            frontier::Start {
+                start,
+                nodes: &nodes,
+                frontier: &frontier,
+                root_settled,
+                lower: lower.max(f as u32),
+                best,
+                table_bytes: opts.memory.saturating_sub(used),
+            },
+            opts,
+            on_progress,
+        );
+        return Outcome {
+            moves: d.best,
+            proven: d.proven,
+            lower_bound: d.lower,
+            nodes: expanded + d.expanded,
+            stopped: d.stopped,
+            memory_filled,
+        };
+    }
     Outcome {
         moves: best,
         proven,
         lower_bound: lower,
         nodes: expanded,
         stopped,
+        memory_filled,
     }
 }
 

@@ -113,8 +113,16 @@ impl Reading {
     }
 }
 
+/// A decoder's error as one line: some decoders end their messages with a new line or
+/// spread them over several.
 fn decode_error(e: impl std::fmt::Display) -> PictureError {
-    PictureError::Decode(e.to_string())
+    let text = e.to_string();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    PictureError::Decode(lines.join("; "))
 }
 
 /// Decodes PNG, JPEG or WebP bytes to RGB pixels. The header's dimensions are checked

@@ -32,7 +32,8 @@ use crate::puzzle::Puzzle;
 pub struct SearchOptions {
     /// Stop after this long (the answer is then the best found, with a lower bound).
     pub time_limit: Option<Duration>,
-    /// The most memory the transposition table may take, in bytes.
+    /// The memory budget, in bytes: the most the transposition table may take, and the
+    /// most Flood-It's search takes in all (see "Memory" in docs/architecture.md).
     pub memory: usize,
     /// Threads to use (searches that are not parallel ignore it).
     pub threads: usize,
@@ -84,7 +85,9 @@ impl SearchOptions {
 pub enum Stopped {
     /// The time limit ran out.
     Time,
-    /// The search's tables reached the memory budget ([`SearchOptions::memory`]).
+    /// The search's tables reached the memory budget ([`SearchOptions::memory`]) and it
+    /// could not go on within it. (Flood-It's search goes on by deepening instead, and
+    /// says so in its report's note.)
     Memory,
     /// The user interrupted it (the stop flag, [`SearchOptions::stop`]).
     Interrupted,

@@ -1,0 +1,4 @@
+//! Fuzz target: `tumble::fuzzing::screenshot` (see src/fuzzing.rs and docs/fuzzing.md).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tumble::fuzzing::screenshot(data));
