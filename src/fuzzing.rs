@@ -11,8 +11,7 @@
 //! | [`boardset`] | a board set: [`crate::boardset::parse`], then each board as `bench` reads it |
 //! | [`screenshot`] | a picture: [`crate::picture::read`] on the bytes |
 //!
-//! The JSON bodies of the server's API get their entry point beside these, under the same
-//! contract, when the server exists.
+//! | [`api_json`] | the server's requests (feature `server`): the JSON bodies of `/api/solve` and `/api/apply` (then the moves played), the query strings of `/api/generate` and `/api/read`, the date of `/api/former` |
 
 use crate::grid::Grid;
 use crate::input::{parse_clicks, parse_start, setup_from, RuleChoices};
@@ -164,5 +163,68 @@ pub fn screenshot(data: &[u8]) {
     match crate::picture::read(data, &options) {
         Ok(r) => assert!(r.grid.width() * r.grid.height() > 0, "an empty reading"),
         Err(e) => one_line(e),
+    }
+}
+
+/// The server's requests, chosen by the first byte: the JSON body of `/api/solve` (parsed,
+/// checked and turned into a setup), the JSON body of `/api/apply` (parsed, its moves played
+/// and the answer built), a query string of `/api/generate` or `/api/read`, or the date of
+/// `/api/former`. Every refusal is a 4xx with a one-line message; an accepted solve has a
+/// time limit within the server's cap.
+#[cfg(feature = "server")]
+pub fn api_json(data: &[u8]) {
+    use crate::server::answer::apply_answer;
+    use crate::server::request::{
+        former_board, read_options, ApplyRequest, GenerateRequest, SolveRequest,
+    };
+    let refused = |e: crate::server::ApiError| {
+        assert!(
+            (400..500).contains(&e.status),
+            "status {} for {e:?}",
+            e.status
+        );
+        one_line(&e.message);
+    };
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    match first % 5 {
+        0 => match SolveRequest::parse(rest) {
+            Ok(r) => {
+                let setup = r.setup(60.0, 1 << 20);
+                let limit = setup.search.time_limit.expect("a solve has a time limit");
+                assert!(limit.as_secs_f64() <= 60.0, "time limit {limit:?}");
+            }
+            Err(e) => refused(e),
+        },
+        1 => match ApplyRequest::parse(rest) {
+            Ok(r) => {
+                let (grid, setup) = (&r.prepared.grid, &r.prepared.setup);
+                match crate::check::check(grid, setup, &r.moves) {
+                    Ok(checked) => {
+                        if let Err(e) = apply_answer(grid, setup, &checked) {
+                            refused(e)
+                        }
+                    }
+                    Err(e) => one_line(e),
+                }
+            }
+            Err(e) => refused(e),
+        },
+        2 => {
+            if let Err(e) = GenerateRequest::parse(&String::from_utf8_lossy(rest)) {
+                refused(e)
+            }
+        }
+        3 => {
+            if let Err(e) = read_options(&String::from_utf8_lossy(rest)) {
+                refused(e)
+            }
+        }
+        _ => {
+            if let Err(e) = former_board(&String::from_utf8_lossy(rest)) {
+                refused(e)
+            }
+        }
     }
 }

@@ -131,8 +131,14 @@ fn fuzz_entry_points_take_random_bytes() {
         b"\x89PNG\r\n\x1a\n",
         b"RIFF",
         b"\xff\xd8\xff",
+        b"{\"board\":\"",
+        b"\",\"game\":\"dust\"",
+        b"\"moves\":[{\"x\":0,\"y\":0}]",
+        b"}",
+        b"game=samegame&width=",
+        b"2024-12-07",
     ];
-    let mut cases = [0usize; 4];
+    let mut cases = [0usize; 5];
     for round in 0..3000 {
         let data: Vec<u8> = if round % 2 == 0 {
             (0..rng.usize(0..300)).map(|_| rng.u8(..)).collect()
@@ -151,8 +157,10 @@ fn fuzz_entry_points_take_random_bytes() {
         cases[2] += 1;
         fuzzing::screenshot(&data);
         cases[3] += 1;
+        fuzzing::api_json(&data);
+        cases[4] += 1;
     }
-    assert_eq!(cases, [3000; 4]);
+    assert_eq!(cases, [3000; 5]);
 }
 
 /// Every input a fuzzer found to crash an entry point (tests/fuzz_regressions/, named
@@ -171,6 +179,7 @@ fn fuzz_regressions_pass() {
             "check_moves" => tumble::fuzzing::check_moves(&data),
             "boardset" => tumble::fuzzing::boardset(&data),
             "screenshot" => tumble::fuzzing::screenshot(&data),
+            "api_json" => tumble::fuzzing::api_json(&data),
             _ => panic!("{name}: no fuzz target {target}"),
         }
         cases += 1;
