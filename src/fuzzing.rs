@@ -173,7 +173,7 @@ pub fn screenshot(data: &[u8]) {
 /// time limit within the server's cap.
 #[cfg(feature = "server")]
 pub fn api_json(data: &[u8]) {
-    use crate::server::answer::apply_answer;
+    use crate::server::answer::apply;
     use crate::server::request::{
         former_board, read_options, ApplyRequest, GenerateRequest, SolveRequest,
     };
@@ -197,20 +197,11 @@ pub fn api_json(data: &[u8]) {
             }
             Err(e) => refused(e),
         },
-        1 => match ApplyRequest::parse(rest) {
-            Ok(r) => {
-                let (grid, setup) = (&r.prepared.grid, &r.prepared.setup);
-                match crate::check::check(grid, setup, &r.moves) {
-                    Ok(checked) => {
-                        if let Err(e) = apply_answer(grid, setup, &checked) {
-                            refused(e)
-                        }
-                    }
-                    Err(e) => one_line(e),
-                }
+        1 => {
+            if let Err(e) = ApplyRequest::parse(rest).and_then(|r| apply(&r)) {
+                refused(e)
             }
-            Err(e) => refused(e),
-        },
+        }
         2 => {
             if let Err(e) = GenerateRequest::parse(&String::from_utf8_lossy(rest)) {
                 refused(e)

@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 
 use super::errors::ApiError;
+use super::request::ApplyRequest;
 use crate::check::{Checked, End};
 use crate::grid::Grid;
 use crate::picture::{flood_group, hex, palette};
@@ -57,6 +58,14 @@ pub fn solve_answer(grid: &Grid, setup: &Setup, report: &Report) -> Value {
         m.insert("removed".into(), json!(cells));
     }
     v
+}
+
+/// The answer of `/api/apply` for a parsed request: its moves played as `tumble check`
+/// plays them, then [`apply_answer`].
+pub fn apply(r: &ApplyRequest) -> Result<Value, ApiError> {
+    let (grid, setup) = (&r.prepared.grid, &r.prepared.setup);
+    let checked = crate::check::check(grid, setup, &r.moves)?;
+    apply_answer(grid, setup, &checked)
 }
 
 /// The answer of `/api/apply`: `{"boards","removed","moves","tiles_left","cleared"}` (and

@@ -14,11 +14,10 @@ use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::answer::{apply_answer, games as games_answer};
+use super::answer::{self, games as games_answer};
 use super::errors::ApiError;
 use super::request::{self, ApplyRequest, GenerateRequest, SolveRequest};
 use super::{State as AppState, BODY_LIMIT};
-use crate::check::check;
 use crate::input::{game_from_size, gen_board};
 
 /// A request body read whole, with its place among the bodies in memory (given back when
@@ -128,10 +127,7 @@ pub async fn apply(
     body: Body,
 ) -> Result<Json<Value>, ApiError> {
     let body = read_body(&state, &headers, body).await?;
-    let r = ApplyRequest::parse(&body)?;
-    let (grid, setup) = (&r.prepared.grid, &r.prepared.setup);
-    let checked = check(grid, setup, &r.moves)?;
-    Ok(Json(apply_answer(grid, setup, &checked)?))
+    Ok(Json(answer::apply(&ApplyRequest::parse(&body)?)?))
 }
 
 /// `POST /api/read?game=G&width=W&height=H&colours=K`: the board in a screenshot, read as
