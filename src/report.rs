@@ -64,6 +64,10 @@ pub struct Report {
     pub score: i64,
     pub nodes: u64,
     pub elapsed_ms: u64,
+    /// Milliseconds from the start to the first solution the search reported (`None`
+    /// when it reported none, as when the answer needs no search).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_ms: Option<u64>,
     /// The board after each move (not in JSON).
     #[serde(skip)]
     pub boards: Vec<Grid>,

@@ -31,6 +31,9 @@ pub struct Row {
     pub nodes: u64,
     /// Time to solve, in milliseconds (with `--certify`, the certifying search included).
     pub ms: f64,
+    /// Time to the first solution, in milliseconds (absent where none was reported).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_ms: Option<f64>,
     /// With `--certify`: was the bound proven again with exact positions?
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub certified: Option<bool>,
@@ -67,6 +70,7 @@ impl Row {
             exact: entry.exact,
             nodes: r.nodes,
             ms,
+            first_ms: r.first_ms.map(|m| m as f64),
             certified: r.certified,
             jobs: 0,
             run_s: 0.0,
@@ -156,6 +160,7 @@ pub(crate) mod tests {
             exact,
             nodes: 1,
             ms,
+            first_ms: None,
             certified: None,
             jobs: 1,
             run_s: 0.0,

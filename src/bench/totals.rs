@@ -17,7 +17,14 @@ pub struct Totals {
     pub nodes: u64,
     pub total_s: f64,
     pub median_s: f64,
+    /// The time within which 90% of the boards were solved (nearest rank).
+    pub p90_s: f64,
+    /// The time within which 99% of the boards were solved (nearest rank).
+    pub p99_s: f64,
     pub max_s: f64,
+    /// The longest time to a board's first solution, in milliseconds (where reported).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_max_ms: Option<f64>,
     /// Wall-clock time of the whole set (of a merge: the longest run).
     pub wall_s: f64,
     /// Boards solved at the same time (of a merge: summed over the files).
@@ -60,7 +67,10 @@ impl Totals {
             nodes: rows.iter().map(|r| r.nodes).sum(),
             total_s: times.iter().sum(),
             median_s: median,
+            p90_s: nearest_rank(&times, 0.90),
+            p99_s: nearest_rank(&times, 0.99),
             max_s: times.last().copied().unwrap_or(0.0),
+            first_max_ms: rows.iter().filter_map(|r| r.first_ms).reduce(f64::max),
             wall_s,
             jobs,
             peak_memory_mib,
@@ -69,6 +79,15 @@ impl Totals {
             not_certified: certify
                 .then(|| rows.iter().filter(|r| r.certified == Some(false)).count()),
         }
+    }
+}
+
+/// The value at or below which the share `q` of the sorted `values` lie: the nearest-rank
+/// percentile (the `⌈q·n⌉`-th smallest), 0 for none.
+fn nearest_rank(values: &[f64], q: f64) -> f64 {
+    match values.len() {
+        0 => 0.0,
+        n => values[((q * n as f64).ceil() as usize).clamp(1, n) - 1],
     }
 }
 
@@ -113,6 +132,21 @@ mod tests {
         assert_eq!((t.total_s, t.median_s, t.max_s), (10.0, 2.5, 4.0));
         assert_eq!((t.wall_s, t.jobs, t.mismatches), (9.0, 2, 1));
         assert_eq!(Totals::of(&rows[..3], Duration::ZERO, 1).median_s, 2.0);
+        assert_eq!((t.p90_s, t.p99_s, t.first_max_ms), (4.0, 4.0, None));
+    }
+
+    #[test]
+    fn percentiles_take_the_nearest_rank() {
+        let mut rows: Vec<Row> = (1..=200)
+            .map(|i| row(3, true, None, false, i as f64 * 1000.0))
+            .collect();
+        rows[7].first_ms = Some(12.0);
+        rows[9].first_ms = Some(40.0);
+        let t = Totals::of(&rows, Duration::ZERO, 1);
+        assert_eq!((t.p90_s, t.p99_s, t.max_s), (180.0, 198.0, 200.0));
+        assert_eq!(t.first_max_ms, Some(40.0));
+        assert_eq!(nearest_rank(&[], 0.5), 0.0);
+        assert_eq!(nearest_rank(&[1.0], 0.99), 1.0);
     }
 
     #[test]

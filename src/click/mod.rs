@@ -139,6 +139,26 @@ impl<B: Bits> ClickGame<B> {
         g
     }
 
+    /// The same game with no edge bound: its lower bound is the colours' or the column
+    /// runs' alone, which costs a few instructions where the edge bound may first have to
+    /// solve its relaxed games (a search of its own on a board just begun). For a first
+    /// answer at once.
+    pub fn without_edges(&self) -> Self {
+        let mut g = self.clone();
+        g.edge = None;
+        g.sides = 0;
+        g
+    }
+
+    /// Halts the edge bound's relaxed searches (`true`) or lets them run again (`false`);
+    /// see [`EdgeBound::halt`]. Every game made from this one with
+    /// [`ClickGame::with_narrow_edges`] shares the flag.
+    pub fn halt_bounds(&self, on: bool) {
+        if let Some(e) = &self.edge {
+            e.halt(on);
+        }
+    }
+
     /// Number of colours in the palette.
     pub fn colours(&self) -> usize {
         self.colours

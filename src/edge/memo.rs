@@ -5,10 +5,21 @@
 //! lose whole runs of one colour at a time, so it can become only a few hundred of the
 //! `2^9` subsets of its tiles ([`super::columns`]), and the table of a three-column slice
 //! has a few million entries instead of `2^27`. A four-column slice would need hundreds of
-//! millions, so its values go to a hash table of [`HASHED_MEMO`] words instead, each
-//! holding its position's number (a value lost to another position is only searched for
-//! again).
+//! millions, so its values go to a hash table of at most [`HASHED_MEMO`] words instead,
+//! each holding its position's number (a value lost to another position is only searched
+//! for again).
+//!
+//! Memory is the cost that matters on the many boards a search proves in a fraction of a
+//! second: a page of a memo costs the time to zero it when first written, and reads
+//! scattered at random over an indexed memo of a hundred million positions soon write all
+//! of its pages. So an indexed memo is kept for slices of at most [`MAX_MEMO`] positions,
+//! and a hashed memo uses only the first [`HASHED_START`] words of its block at first and
+//! doubles the part it uses each time that part is half full, up to its whole block. A
+//! look-up after a doubling may miss an entry stored at the old place: a lost entry, which
+//! is only searched for again, and is looked for at its old places first. Every entry holds its own key, so no look-up can read
+//! another position's value, whatever part was in use when it was stored.
 
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
 
 use crate::zeroed::Zeroed;
@@ -17,8 +28,11 @@ use crate::zeroed::Zeroed;
 /// `Side::key`); a slice with more positions remembers them in a hash table instead.
 pub(super) const MAX_MEMO: usize = 1 << 27;
 
-/// Entries of a hashed memo (8 bytes each: 64 MiB).
+/// Entries of a hashed memo at most (8 bytes each: 64 MiB).
 pub(super) const HASHED_MEMO: usize = 1 << 23;
+
+/// Entries of a hashed memo in use at first (8 bytes each: 256 KiB).
+pub(super) const HASHED_START: usize = 1 << 15;
 
 /// The most positions (keys `0..KEY_LIMIT`) a slice's memo can tell apart: a hashed memo's
 /// word holds its key + 1 above the value byte, in 56 bits. A slice with more is not built
@@ -31,17 +45,123 @@ pub(super) const KEY_LIMIT: u64 = (1 << 56) - 1;
 pub(super) const EXACT: u8 = 0x80;
 
 /// A slice's memo: one byte per position where they are few enough to index, else a
-/// table of `HASHED_MEMO` words, each the key + 1 above the byte, direct-mapped (a lost
-/// entry is only found again).
+/// hashed table of words, each the key + 1 above the byte (a lost entry is only found
+/// again).
 #[derive(Debug)]
 pub(super) enum Memo {
     Indexed(Zeroed),
-    Hashed(Zeroed),
+    Hashed(Hashed),
+}
+
+/// A hash table of words in buckets of [`WAYS`] that uses a growing first part of its
+/// block (see the module doc).
+#[derive(Debug)]
+pub(super) struct Hashed {
+    words: Zeroed,
+    /// The words in the part in use, less one (a power of two less one).
+    mask: AtomicUsize,
+    /// The words in the part used at first, less one.
+    first: usize,
+    /// Entries written into empty words since the part in use last doubled (racing
+    /// writers may lose a count, which only delays a doubling).
+    filled: AtomicUsize,
+}
+
+/// Words in a bucket of a hashed memo: a look-up reads one bucket of each part, 32 bytes
+/// in one cache line.
+const WAYS: usize = 4;
+
+impl Hashed {
+    /// A table of `len` words (a power of two, at least [`WAYS`]), of which
+    /// `start.min(len)` are used at first.
+    fn new(len: usize, start: usize) -> Hashed {
+        assert!(len.is_power_of_two() && len >= WAYS);
+        let first = start.clamp(WAYS, len) - 1;
+        Hashed {
+            words: Zeroed::words(len),
+            mask: AtomicUsize::new(first),
+            first,
+            filled: AtomicUsize::new(0),
+        }
+    }
+
+    /// Words in use now.
+    #[cfg(test)]
+    pub(super) fn in_use(&self) -> usize {
+        self.mask.load(Relaxed) + 1
+    }
+
+    /// The first word of `key`'s bucket in the part of `mask + 1` words.
+    #[inline]
+    fn bucket(key: usize, mask: usize) -> usize {
+        ((key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask & !(WAYS - 1)
+    }
+
+    /// The value stored for `key`, or 0. An entry stored before the part in use doubled
+    /// may still be in its bucket of a smaller part: those are looked at too, largest
+    /// first, after a miss (which is followed by a search, far dearer than these reads).
+    #[inline]
+    fn get(&self, key: usize) -> u8 {
+        let words = self.words.as_words();
+        let tag = key as u64 + 1;
+        let mut mask = self.mask.load(Relaxed);
+        loop {
+            let b = Self::bucket(key, mask);
+            for w in &words[b..b + WAYS] {
+                let w = w.load(Relaxed);
+                if w >> 8 == tag {
+                    return w as u8;
+                }
+            }
+            if mask <= self.first {
+                return 0;
+            }
+            mask >>= 1;
+        }
+    }
+
+    /// Stores `v` for `key` in its bucket of the part in use: over its own entry, else in
+    /// an empty word, else over the entry of least value (the cheapest to search for
+    /// again). Doubles the part in use once half its words are taken.
+    #[inline]
+    fn set(&self, key: usize, v: u8) {
+        let mask = self.mask.load(Relaxed);
+        let words = self.words.as_words();
+        let b = Self::bucket(key, mask);
+        let tag = key as u64 + 1;
+        let (mut at, mut least, mut empty) = (b, u8::MAX, false);
+        for (i, w) in words[b..b + WAYS].iter().enumerate() {
+            let w = w.load(Relaxed);
+            if w >> 8 == tag || w == 0 {
+                (at, empty) = (b + i, w == 0);
+                break;
+            }
+            if (w as u8 & !EXACT) < least {
+                (at, least) = (b + i, w as u8 & !EXACT);
+            }
+        }
+        words[at].store(tag << 8 | v as u64, Relaxed);
+        if !empty {
+            return;
+        }
+        let filled = self.filled.fetch_add(1, Relaxed) + 1;
+        if filled > mask / 2 && mask + 1 < words.len() {
+            // Half full: double the part in use (once, whoever wins the race).
+            if self
+                .mask
+                .compare_exchange(mask, 2 * mask + 1, Relaxed, Relaxed)
+                .is_ok()
+            {
+                self.filled.store(0, Relaxed);
+            }
+        }
+    }
 }
 
 impl Memo {
     /// A memo for the keys `0..entries` (at most [`KEY_LIMIT`]): indexed where there are
-    /// at most `indexed`, else hashed in `hashed` words (a power of two).
+    /// at most `indexed`, else hashed in at most `hashed` words (a power of two), of which
+    /// [`HASHED_START`] are used at first.
     pub(super) fn new(entries: u64, indexed: usize, hashed: usize) -> Memo {
         assert!(
             entries <= KEY_LIMIT,
@@ -50,7 +170,7 @@ impl Memo {
         if entries <= indexed as u64 {
             Memo::Indexed(Zeroed::bytes(entries as usize))
         } else {
-            Memo::Hashed(Zeroed::words(hashed))
+            Memo::Hashed(Hashed::new(hashed, HASHED_START))
         }
     }
 
@@ -58,15 +178,7 @@ impl Memo {
     pub(super) fn get(&self, key: usize) -> u8 {
         match self {
             Memo::Indexed(m) => m.as_bytes()[key].load(Relaxed),
-            Memo::Hashed(t) => {
-                let t = t.as_words();
-                let w = t[Self::slot(key, t.len())].load(Relaxed);
-                if w >> 8 == key as u64 + 1 {
-                    w as u8
-                } else {
-                    0
-                }
-            }
+            Memo::Hashed(t) => t.get(key),
         }
     }
 
@@ -78,16 +190,67 @@ impl Memo {
         );
         match self {
             Memo::Indexed(m) => m.as_bytes()[key].store(v, Relaxed),
-            Memo::Hashed(t) => {
-                let t = t.as_words();
-                t[Self::slot(key, t.len())].store((key as u64 + 1) << 8 | v as u64, Relaxed)
-            }
+            Memo::Hashed(t) => t.set(key, v),
         }
     }
+}
 
-    /// Where `key` is in a hashed memo of `len` words.
-    #[inline]
-    fn slot(key: usize, len: usize) -> usize {
-        ((key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & (len - 1)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// A hashed memo that starts at a few words and grows: every look-up gives the value
+    /// last stored for that key, or 0 (lost), never another key's; the part in use doubles
+    /// up to the whole block and no further; and most entries survive the doublings.
+    #[test]
+    fn a_growing_hashed_memo_gives_only_its_own_values() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let memo = Hashed::new(1 << 12, 16);
+        assert_eq!(memo.in_use(), 16);
+        let mut truth: HashMap<usize, u8> = HashMap::new();
+        let mut checked = 0;
+        for round in 0..20_000 {
+            let key = rng.usize(..1 << 40);
+            let v = rng.u8(1..=0xff);
+            memo.set(key, v);
+            truth.insert(key, v);
+            if round % 3 == 0 {
+                // a key stored before, and one never stored
+                let old = *truth.keys().nth(rng.usize(..truth.len())).expect("stored");
+                let got = memo.get(old);
+                assert!(got == 0 || got == truth[&old], "key {old}: {got}");
+                let fresh = (1 << 41) + rng.usize(..1 << 20);
+                assert_eq!(memo.get(fresh), 0, "a key never stored");
+                checked += 2;
+            }
+        }
+        assert_eq!(memo.in_use(), 1 << 12, "grown to the whole block");
+        let kept = truth.iter().filter(|(&k, &v)| memo.get(k) == v).count();
+        assert!(checked >= 13_000);
+        // 20,000 keys in 4096 words: a good part of the block holds entries still found
+        assert!(kept > 2000, "kept {kept} of {}", truth.len());
+    }
+
+    /// A value stored while the part in use was small is still found after it doubled.
+    #[test]
+    fn entries_from_before_a_doubling_are_found() {
+        let memo = Hashed::new(1 << 16, HASHED_START.min(1 << 10));
+        let start = memo.in_use();
+        let mut keys = Vec::new();
+        let mut k = 3usize;
+        let before = loop {
+            let found = keys.iter().filter(|&&k| memo.get(k) == 5).count();
+            memo.set(k, 5);
+            keys.push(k);
+            k += 7919;
+            if memo.in_use() > start {
+                break found;
+            }
+        };
+        assert!(before > start / 3, "{before} entries before the doubling");
+        let after = keys.iter().filter(|&&k| memo.get(k) == 5).count();
+        // the store that doubled it may have replaced one entry, and added its own
+        assert!(after + 1 >= before, "{after} found after, {before} before");
     }
 }

@@ -141,6 +141,21 @@ impl EdgeBound {
         }
     }
 
+    /// Halts the relaxed searches of every slice (`true`), or lets them run again
+    /// (`false`). Halted, a slice's bound is what it has proven so far: admissible, but
+    /// weaker, and nothing the slices learn while halted is remembered as exact. For
+    /// stopping a search on time: a relaxed search on a board just begun can take seconds
+    /// and looks at no clock. Shared by every bound that shares the slices (see
+    /// [`EdgeBound::narrow`]).
+    pub fn halt(&self, on: bool) {
+        for side in &self.sides {
+            side.halted.store(on, std::sync::atomic::Ordering::Relaxed);
+            if let Some(inner) = &side.inner {
+                inner.halted.store(on, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    }
+
     /// How many columns each narrow slice has (2 or 3).
     #[inline]
     pub fn slice(&self) -> usize {

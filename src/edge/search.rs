@@ -13,6 +13,8 @@
 //! inner columns is tried before the slice's own memo is read: it is in the smaller,
 //! oftener read table, and it rules out most positions a search reaches.
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use super::memo::EXACT;
 use super::side::Side;
 use super::Mask;
@@ -88,7 +90,11 @@ impl Side {
             let mut t = self.lower(inner, mask, known, colours);
             while t <= cap {
                 if self.within(inner, mask, t, colours) {
-                    self.store(key, t, true);
+                    // (halted, `within` may have said yes without knowing: `t` is then
+                    // only a lower bound, not to be remembered as the optimum)
+                    if !self.is_halted() {
+                        self.store(key, t, true);
+                    }
                     return t;
                 }
                 t += 1;
@@ -146,10 +152,25 @@ impl Side {
         outer + alone
     }
 
+    /// Whether the searches on this board are being stopped ([`crate::edge::EdgeBound::halt`]).
+    #[inline]
+    pub(super) fn is_halted(&self) -> bool {
+        self.halted.load(Relaxed)
+    }
+
     /// Whether the slice with `mask` left can be cleared in `t` relaxed moves (a
     /// depth-first search bounded by [`Side::lower`]; a failure stores `t + 1` as a lower
     /// bound, a success where that bound was `t` stores `t` as exact).
+    ///
+    /// Halted ([`Side::is_halted`]), it answers yes at once: a yes never raises a bound,
+    /// so every bound given stays admissible, only weaker. A no is never given without the
+    /// search behind it, and a yes given while halted is not remembered as exact: the flag
+    /// is only set while the searches on the board are stopping, so a yes returned with
+    /// the flag clear had no halted answer below it.
     fn within(&self, inner: &Side, mask: Mask, t: u32, colours: usize) -> bool {
+        if self.is_halted() {
+            return true;
+        }
         // (a mask no position can have is taken as cleared, keeping the bound admissible)
         let Some(key) = self.key(mask).filter(|_| mask != 0) else {
             return true;
@@ -171,7 +192,7 @@ impl Side {
         if self.moves(mask, colours, |child| {
             self.within(inner, child, t - 1, colours)
         }) {
-            if lower == t {
+            if lower == t && !self.is_halted() {
                 self.store(key, t, true);
             }
             return true;

@@ -6,6 +6,7 @@
 //! colours, bottom to top, against its starting column (any match of the same colours
 //! gives the same relaxed position, so the same optimum).
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::columns::{column_classes, NONE};
@@ -45,6 +46,9 @@ pub(super) struct Side {
     /// In a slice of three columns or more, all but its boundary column as a slice of
     /// their own (shared: a four-column slice's is the three-column slice of its edge).
     pub(super) inner: Option<Arc<Side>>,
+    /// Set while the searches on this board are being stopped ([`crate::edge::EdgeBound::halt`]):
+    /// the relaxed searches then give up at once.
+    pub(super) halted: AtomicBool,
 }
 
 impl Side {
@@ -112,6 +116,7 @@ impl Side {
             class,
             classes,
             inner,
+            halted: AtomicBool::new(false),
         })
     }
 

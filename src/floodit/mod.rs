@@ -494,6 +494,7 @@ pub fn solve(
                 score: 0,
                 nodes: out.nodes,
                 elapsed_ms: self.search.start.elapsed().as_millis() as u64,
+                first_ms: None,
                 boards,
                 note: out.memory_filled.map(|t| {
                     format!(

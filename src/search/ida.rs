@@ -73,7 +73,7 @@ impl<'a, P: Puzzle, M: Memo<P::State>> Ida<'a, P, M> {
             return Ok(1);
         }
         self.nodes += 1;
-        if self.nodes & 0xfff == 0 && self.should_stop() {
+        if self.nodes & 0x3f == 0 && self.should_stop() {
             return Err(Halt::Stopped);
         }
         let d = depth as usize;

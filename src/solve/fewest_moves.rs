@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::bits::Bits;
 use crate::click::{Click, ClickBoard, ClickGame};
@@ -11,7 +11,7 @@ use crate::objective::Objectived;
 use crate::puzzle::{Puzzle, INFINITE};
 use crate::report::Progress;
 use crate::samegame;
-use crate::search::anytime::{self, Control};
+use crate::search::anytime::Control;
 use crate::search::{ida_star, Event, Outcome, SearchOptions, Stopped};
 
 use super::best_value::DEFAULT_ANYTIME_LIMIT;
@@ -87,7 +87,12 @@ pub(super) fn fewest_moves<B: Bits>(
     if p.is_solved(start) {
         return (Vec::new(), true, 0, 0, None);
     }
-    let lower0 = p.lower_bound(start);
+    // The first bound and the first answer come from the game without its edge bound,
+    // which takes no time: the edge bound's relaxed games may take a second or more to
+    // solve on a board just begun, and the first answer is due at once. IDA* reports the
+    // edge bound of the start as its first lower bound.
+    let quick = p.without_edges();
+    let lower0 = quick.lower_bound(start);
     let any_stop = Arc::new(AtomicBool::new(false));
     let ida_stop = Arc::new(AtomicBool::new(false));
     let mut any_opts = opts.clone();
@@ -124,10 +129,9 @@ pub(super) fn fewest_moves<B: Bits>(
         time_limit: None,
         ..opts.clone()
     };
-    if let Some(m) = crate::search::greedy(p, start, &unlimited) {
+    if let Some(m) = crate::search::greedy(&quick, start, &unlimited) {
         ctl.offer(-(m.len() as i64), &m);
     }
-    anytime::beam(q, start, 1, &ctl);
     // Only a line that clears the board is a solution (the anytime search also ranks lines
     // that do not, on boards that may not be clearable).
     let clears = |m: &[Click]| crate::search::replay(p, start, m).is_some_and(|e| p.is_solved(&e));
@@ -164,7 +168,15 @@ pub(super) fn fewest_moves<B: Bits>(
         drop(tx);
         let patient = setup.no_proof || !provable;
         let mut last_gain = Duration::ZERO;
+        let deadline = opts.deadline();
         while running > 0 {
+            if opts.stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                // Time is up, or the user asked to stop: every search stops, and so do the
+                // edge bound's relaxed searches, which look at no clock themselves.
+                any_stop.store(true, Ordering::Relaxed);
+                ida_stop.store(true, Ordering::Relaxed);
+                p.halt_bounds(true);
+            }
             // Only once IDA* is one move from the best answer: until then a better answer
             // is the anytime search's to find (and the answer if the proof runs out of time).
             if !patient
@@ -175,13 +187,7 @@ pub(super) fn fewest_moves<B: Bits>(
             }
             let msg = match rx.recv_timeout(Duration::from_millis(5)) {
                 Ok(m) => m,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if opts.stop.load(Ordering::Relaxed) {
-                        any_stop.store(true, Ordering::Relaxed);
-                        ida_stop.store(true, Ordering::Relaxed);
-                    }
-                    continue;
-                }
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             if let Msg::Solution(_, elapsed) = &msg {
@@ -242,6 +248,7 @@ pub(super) fn fewest_moves<B: Bits>(
             }
         }
     });
+    p.halt_bounds(false);
     // No clearing line found: the best line of the anytime search (fewest tiles left, then
     // fewest moves), if it has one.
     let best = best.or_else(|| ctl.best().map(|b| b.1)).unwrap_or_default();

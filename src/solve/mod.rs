@@ -56,6 +56,25 @@ pub fn solve(
     setup: &Setup,
     on_progress: &mut dyn FnMut(Progress),
 ) -> Result<Report, BoardError> {
+    // the time to the first solution, for the report
+    let mut first = None;
+    let mut on_progress = |p: Progress| {
+        if let Progress::Solution { elapsed, .. } = &p {
+            first.get_or_insert(elapsed.as_millis() as u64);
+        }
+        on_progress(p)
+    };
+    let mut report = solve_board(grid, setup, &mut on_progress)?;
+    report.first_ms = first;
+    Ok(report)
+}
+
+/// [`solve`] without the time to the first solution.
+fn solve_board(
+    grid: &Grid,
+    setup: &Setup,
+    on_progress: &mut dyn FnMut(Progress),
+) -> Result<Report, BoardError> {
     if setup.game == Game::Floodit {
         let start = setup.floodit_start_on(grid);
         let mut report = crate::floodit::solve(grid, start, &setup.search, on_progress)?;
