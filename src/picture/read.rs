@@ -31,8 +31,11 @@ const EMPTY_MAX_DELTA: f32 = 18.0;
 const EDGE_SLACK: f64 = 2.5;
 /// The fewest tiles a board sized from its tiles may hold (see `read_image`).
 const FROM_TILES_MIN: usize = 8;
-/// Tile colours closer than this ΔE are one colour; farther ones are different colours.
+/// Tile colours closer than this ΔE join one cluster; farther ones are different colours.
 const CLUSTER_DELTA: f32 = 15.0;
+/// The two halves of a cluster this far apart (ΔE) are two colours: the samples of one
+/// colour lie within a ΔE or two of each other.
+const SPLIT_DELTA: f32 = 5.0;
 
 /// What is known about the board to read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -953,6 +956,48 @@ fn panel_edges(
     ok.then_some((l, r, t, b))
 }
 
+/// Two colours that best explain `points` (two-means from the farthest pair): the two
+/// centres, which of them each point is nearer to (`true` for the second), and the
+/// farthest any point lies from its own centre.
+fn two_means(points: &[Lab]) -> (Lab, Lab, Vec<bool>, f32) {
+    let mean = |ps: &mut dyn Iterator<Item = Lab>| {
+        let (mut acc, mut n) = ((0.0f32, 0.0f32, 0.0f32), 0.0f32);
+        for p in ps {
+            acc = (acc.0 + p.l, acc.1 + p.a, acc.2 + p.b);
+            n += 1.0;
+        }
+        Lab {
+            l: acc.0 / n,
+            a: acc.1 / n,
+            b: acc.2 / n,
+        }
+    };
+    let centre = mean(&mut points.iter().copied());
+    let far = |from: Lab| {
+        *points
+            .iter()
+            .max_by(|p, q| from.delta(**p).total_cmp(&from.delta(**q)))
+            .expect("points")
+    };
+    let mut a = far(centre);
+    let mut b = far(a);
+    let mut side: Vec<bool> = Vec::new();
+    for _ in 0..8 {
+        side = points.iter().map(|p| b.delta(*p) < a.delta(*p)).collect();
+        if side.iter().all(|&s| s) || side.iter().all(|&s| !s) {
+            break;
+        }
+        a = mean(&mut points.iter().zip(&side).filter(|z| !*z.1).map(|z| *z.0));
+        b = mean(&mut points.iter().zip(&side).filter(|z| *z.1).map(|z| *z.0));
+    }
+    let spread = points
+        .iter()
+        .zip(&side)
+        .map(|(p, &s)| if s { b.delta(*p) } else { a.delta(*p) })
+        .fold(0.0f32, f32::max);
+    (a, b, side, spread)
+}
+
 /// Reads a board from pixels. See the module docs of [`crate::picture`] for the method.
 pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, PictureError> {
     let regs = regions(img, REGION_STEP);
@@ -1255,6 +1300,59 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
             }
         }
         let max = options.max_colours();
+        // Two tile colours closer than `CLUSTER_DELTA` fall in one cluster. The samples of
+        // one colour lie within a ΔE or two of each other (each is the robust mean of a
+        // patch), so a cluster whose two-means halves are `SPLIT_DELTA` or more apart holds
+        // two colours. It is split while the colours stay within the number expected
+        // (`--colours` or the game's); beyond it, the picture is refused rather than read
+        // with the two merged.
+        let mut n = 0;
+        while n < centres.len() {
+            let members: Vec<usize> = (0..samples.len())
+                .filter(|&k| kinds[k] == Some(n))
+                .collect();
+            let points: Vec<Lab> = members.iter().map(|&k| lab(samples[k].0)).collect();
+            if points.len() >= 2 {
+                let (a, b, side, _) = two_means(&points);
+                let apart = a.delta(b);
+                if apart >= SPLIT_DELTA {
+                    if centres.len() >= max {
+                        let first = |s: bool| {
+                            members
+                                .iter()
+                                .zip(&side)
+                                .find(|z| *z.1 == s)
+                                .map_or(String::new(), |z| hex(samples[*z.0].0))
+                        };
+                        let (x, y) = at(members[0]);
+                        return Err(PictureError::Unclear {
+                            x,
+                            y,
+                            why: format!(
+                                "{} and {} are only ΔE {apart:.0} apart and would make {} colours where at most {max} are expected{}",
+                                first(false),
+                                first(true),
+                                max + 1,
+                                if max < MAX_COLOURS {
+                                    format!("; --colours {} reads them as two", max + 1)
+                                } else {
+                                    String::new()
+                                }
+                            ),
+                        });
+                    }
+                    centres[n] = a;
+                    centres.push(b);
+                    for (&k, &s) in members.iter().zip(&side) {
+                        if s {
+                            kinds[k] = Some(centres.len() - 1);
+                        }
+                    }
+                    continue;
+                }
+            }
+            n += 1;
+        }
         if centres.len() > max {
             return Err(PictureError::TooManyColours {
                 found: centres.len(),
@@ -1267,17 +1365,25 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
                 sep = sep.min(centres[a].delta(centres[b]));
             }
         }
-        if sep < CLUSTER_DELTA {
+        if sep < SPLIT_DELTA {
             return Err(PictureError::Unclear {
                 x: 0,
                 y: 0,
                 why: format!("two tile colours are only ΔE {sep:.0} apart"),
             });
         }
+        // How far a sample may lie from its colour: well short of halfway to the nearest
+        // other colour, so that close colours are told apart only when every sample is
+        // clearly nearer one of them.
+        let reach = if sep >= CLUSTER_DELTA {
+            (0.4 * sep).max(CLUSTER_DELTA * 0.6)
+        } else {
+            sep / 4.0
+        };
         for (k, kind) in kinds.iter().enumerate() {
             if let Some(n) = *kind {
                 let d = centres[n].delta(lab(samples[k].0));
-                if d > (0.4 * sep).max(CLUSTER_DELTA * 0.6) {
+                if d > reach {
                     let (x, y) = at(k);
                     return Err(PictureError::Unclear {
                         x,
@@ -1515,6 +1621,41 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "cell (3,4): colour #7a7a7a matches no tile colour"
+        );
+    }
+
+    #[test]
+    fn two_close_tile_colours_are_told_apart_or_refused() {
+        // Two reds ΔE 10 apart, closer than the clustering distance, on a 4×3 board.
+        let (a, b) = ([0xE5, 0x39, 0x35], [0xF5, 0x5A, 0x40]);
+        let delta = lab(a).delta(lab(b));
+        assert!((8.0..15.0).contains(&delta), "ΔE {delta}");
+        let g: Grid = "ABAB,BBAA,ABBA".parse().unwrap();
+        let mut img = RgbImage::from_pixel(10 + 4 * 34 + 6, 10 + 3 * 34 + 6, image::Rgb([240; 3]));
+        for y in 0..3 {
+            for x in 0..4 {
+                let c = if g.get(x, y) == 1 { a } else { b };
+                let (x0, y0) = (10 + 34 * x as u32, 10 + 34 * (2 - y) as u32);
+                for py in y0..y0 + 30 {
+                    for px in x0..x0 + 30 {
+                        put(&mut img, px, py, c);
+                    }
+                }
+            }
+        }
+        let two = ReadOptions {
+            colours: Some(2),
+            ..ReadOptions::default()
+        };
+        assert_eq!(read_image(&img, &two).unwrap().grid.to_text(), g.to_text());
+        let one = ReadOptions {
+            colours: Some(1),
+            ..ReadOptions::default()
+        };
+        let e = read_image(&img, &one).unwrap_err();
+        assert!(
+            e.to_string().contains("only ΔE 10 apart") && e.to_string().contains("--colours 2"),
+            "{e}"
         );
     }
 
