@@ -44,7 +44,9 @@
 //!    the pixels near it, so a white mark, JPEG ringing or blur do not count). The board
 //!    background reads as empty; Former tiles map to NRK's colours by CIELAB distance, other
 //!    games' tiles are clustered in CIELAB into at most K colours labelled `A`, `B`, … in order
-//!    of first appearance from the top left.
+//!    of first appearance from the top left. A cluster whose two halves lie apart by more
+//!    than the samples of one colour ever do holds two close colours: it is split while
+//!    the count stays within K, and the picture is refused beyond it.
 //! 7. The result must obey gravity. Whenever a step is unsure, [`read`] returns a
 //!    [`PictureError`] instead of a board.
 
