@@ -140,7 +140,14 @@ enum Look {
 }
 
 /// The independent renderer: `look` draws tiles the crate's renderer never draws.
-fn foreign_render(g: &Grid, game: Option<Game>, look: Look, st: &Style, rng: &mut Rng) -> RgbImage {
+fn foreign_render(
+    g: &Grid,
+    game: Option<Game>,
+    look: Look,
+    st: &Style,
+    colours: &[[u8; 3]],
+    rng: &mut Rng,
+) -> RgbImage {
     let (w, h) = st.size(g.width(), g.height());
     let mut img = RgbImage::from_pixel(w, h, Rgb(st.background));
     let t = st.tile as f64;
@@ -160,7 +167,7 @@ fn foreign_render(g: &Grid, game: Option<Game>, look: Look, st: &Style, rng: &mu
                     .unwrap()
                     .1
             } else {
-                FOREIGN[c as usize - 1]
+                colours[c as usize - 1]
             };
             let left = st.margin + x as u32 * (st.tile + st.gap);
             let top = st.margin + (g.height() - 1 - y) as u32 * (st.tile + st.gap);
@@ -364,6 +371,9 @@ fn frame(board: &RgbImage, kind: Frame, bg: [u8; 3], rng: &mut Rng) -> (RgbImage
 struct Case {
     bytes: Vec<u8>,
     options: ReadOptions,
+    /// The board drawn. A reading equal to it is exact, whatever `expect` says: a board of
+    /// unknown size whose tiles fill it can be read exactly from its tiles alone.
+    board: String,
     /// The board text to read, or `None` when the picture cannot tell where the board is
     /// (a known size whose edge columns are empty and whose panel is not visible): the
     /// reader must then fail.
@@ -393,7 +403,13 @@ fn trim(text: &str) -> String {
 }
 
 /// Draws `board` in a random style, frames and degrades it, and encodes it.
-fn make_case(rng: &mut Rng, game: Option<Game>, look: Look, holes: bool) -> Case {
+fn make_case(
+    rng: &mut Rng,
+    game: Option<Game>,
+    look: Look,
+    holes: bool,
+    colours: &[[u8; 3]],
+) -> Case {
     let board = random_board(rng, game, holes);
     let big = board.width().max(board.height()) as u32;
     let gap = rng.u32(0..=4);
@@ -408,11 +424,14 @@ fn make_case(rng: &mut Rng, game: Option<Game>, look: Look, holes: bool) -> Case
     };
     let img = match look {
         Look::Own => picture::render(&board, game, &style),
-        _ => foreign_render(&board, game, look, &style, rng),
+        _ => foreign_render(&board, game, look, &style, colours, rng),
     };
     let kind = [Frame::None, Frame::Phone, Frame::Desktop][rng.usize(0..3)];
     let (mut img, panel) = frame(&img, kind, bg, rng);
     let mut notes = format!("{look:?} {kind:?} tile {tile} gap {gap} bg {:?}", bg);
+    if !panel {
+        notes += " panel hidden";
+    }
     if rng.u32(0..3) == 0 {
         let sigma = 0.4 + 0.6 * rng.f32();
         img = imageops::fast_blur(&img, sigma);
@@ -468,6 +487,7 @@ fn make_case(rng: &mut Rng, game: Option<Game>, look: Look, holes: bool) -> Case
     };
     Case {
         bytes,
+        board: board.to_text(),
         options: ReadOptions {
             game,
             ..ReadOptions::default()
@@ -507,6 +527,8 @@ struct Tally {
     same_play: usize,
     wrong: Vec<String>,
     samples: Vec<String>,
+    /// Boards holding both of the first two colours (the close pair of [`close_palette`]).
+    close_pair: usize,
 }
 
 /// Runs `n` cases per (game, look) and returns the tallies.
@@ -516,17 +538,30 @@ fn run(
     games: &[Option<Game>],
     n: usize,
 ) -> BTreeMap<(String, Look), Tally> {
+    run_with(seed, looks, games, n, |_| FOREIGN.to_vec())
+}
+
+/// [`run`] with the foreign renderer's colours drawn by `colours` for each case.
+fn run_with(
+    seed: u64,
+    looks: &[Look],
+    games: &[Option<Game>],
+    n: usize,
+    colours: impl Fn(&mut Rng) -> Vec<[u8; 3]>,
+) -> BTreeMap<(String, Look), Tally> {
     let mut rng = Rng::with_seed(seed);
     let mut out: BTreeMap<(String, Look), Tally> = BTreeMap::new();
     for &game in games {
         for &look in looks {
             for i in 0..n {
-                let case = make_case(&mut rng, game, look, i % 2 == 1);
+                let palette = colours(&mut rng);
+                let case = make_case(&mut rng, game, look, i % 2 == 1, &palette);
                 let t = out.entry((game_name(game).to_string(), look)).or_default();
                 t.cases += 1;
+                t.close_pair += (case.board.contains('A') && case.board.contains('B')) as usize;
                 let got = picture::read(&case.bytes, &case.options);
                 match (&case.expect, got) {
-                    (Some(e), Ok(r)) if r.grid.to_text() == *e => t.exact += 1,
+                    (_, Ok(r)) if r.grid.to_text() == case.board => t.exact += 1,
                     (_, Ok(r)) if case.trimmed == Some(trim(&r.grid.to_text())) => t.same_play += 1,
                     (None, Err(PictureError::Ambiguous(_))) => t.refused += 1,
                     (_, Err(err)) => {
@@ -614,6 +649,80 @@ fn foreign_renders_read_exactly_or_fail_clearly() {
     assert_eq!(cases, 10 * GAMES.len() * looks.len());
     assert_never_wrong(&tallies);
     assert!(exact * 100 >= cases * 90, "{exact} of {cases}");
+}
+
+/// The foreign palette with its first two colours replaced by a pair only ΔE 8–15 apart:
+/// a random colour of the palette and one moved from it in a random direction. The moved
+/// colour stays far (ΔE > 25) from the other colours and from every board background.
+fn close_palette(rng: &mut Rng) -> Vec<[u8; 3]> {
+    loop {
+        let i = rng.usize(0..FOREIGN.len());
+        let base = FOREIGN[i];
+        let want = 8.0 + 7.0 * rng.f32();
+        let dir: [f32; 3] = [0; 3].map(|_| rng.f32() * 2.0 - 1.0);
+        let norm = dir.iter().map(|d| d * d).sum::<f32>().sqrt();
+        if norm < 0.1 {
+            continue;
+        }
+        // Steps of half a unit along the direction until the colour is `want` away.
+        let moved = (1..400).map(|t| {
+            let mut c = base;
+            for (k, v) in c.iter_mut().enumerate() {
+                *v = (base[k] as f32 + dir[k] / norm * t as f32 * 0.5).clamp(0.0, 255.0) as u8;
+            }
+            c
+        });
+        let Some(near) = moved
+            .into_iter()
+            .find(|&c| picture::lab(base).delta(picture::lab(c)) >= want)
+        else {
+            continue;
+        };
+        let delta = picture::lab(base).delta(picture::lab(near));
+        if delta > 15.0 {
+            continue;
+        }
+        let mut palette = vec![base, near];
+        palette.extend(
+            FOREIGN
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != i)
+                .map(|(_, c)| *c),
+        );
+        let far = |c: [u8; 3]| picture::lab(c).delta(picture::lab(near)) > 25.0;
+        if palette[2..].iter().all(|&c| far(c)) && BACKGROUNDS.iter().all(|&c| far(c)) {
+            return palette;
+        }
+    }
+}
+
+#[test]
+fn close_tile_colours_read_exactly_or_are_refused() {
+    // Two tile colours only ΔE 8–15 apart, closer than the reader's clustering distance:
+    // merged, they would make a wrong board. Each picture must be read exactly (the two
+    // colours told apart) or refused.
+    let looks = [Look::Rounded, Look::Border, Look::Shaded];
+    let games = [
+        Some(Game::Samegame),
+        Some(Game::Clickomania),
+        Some(Game::Floodit),
+        Some(Game::Figure),
+        None,
+    ];
+    let n = 8;
+    let tallies = run_with(0x5eed_0007, &looks, &games, n, close_palette);
+    let (cases, _, _) = report("close colours", &tallies);
+    assert_eq!(cases, n * looks.len() * games.len());
+    assert_never_wrong(&tallies);
+    let exact: usize = tallies.values().map(|t| t.exact).sum();
+    let both: usize = tallies.values().map(|t| t.close_pair).sum();
+    println!("  boards holding both close colours: {both}; read exactly: {exact}");
+    assert!(
+        both * 2 >= cases,
+        "only {both} of {cases} boards hold both close colours"
+    );
+    assert!(exact * 2 >= cases, "only {exact} of {cases} read exactly");
 }
 
 #[test]

@@ -31,16 +31,22 @@
 //!    known width the tiles do not span is placed at the left for SameGame and Clickomania
 //!    (columns close left, so the left column holds tiles) and otherwise centred in the
 //!    board's background panel. An unknown size is the tiles' extent, plus the empty rows
-//!    above and columns beside them that the panel shows. The panel counts only when it is
-//!    the whole picture or an island in it, fills its box apart from the tiles, and its
-//!    margins all come out equal to the bottom one (always the board's own): otherwise the
-//!    board's edges are unknown and the read is refused (Flood-It boards, always full, are
-//!    their tiles' extent). A tile colour found just outside the board also refuses it.
+//!    above and columns beside them that the panel shows. The panel's edges are found by
+//!    scanning outwards from the tiles in the background colour (crossing any tile the
+//!    cluster missed) until the colour changes; it counts only when each side is one
+//!    straight edge from corner to corner, the panel is the whole picture or an island in
+//!    it, and its margins all come out equal to the bottom one (always the board's own).
+//!    Otherwise the board's edges are unknown: SameGame and Clickomania boards are then
+//!    sized from their tiles (a board that plays the same), other reads are refused
+//!    (Flood-It boards, always full, are their tiles' extent). A tile colour found just
+//!    outside the board also refuses it.
 //! 6. Each cell's colour is the robust mean of a central patch (the median, then the mean of
 //!    the pixels near it, so a white mark, JPEG ringing or blur do not count). The board
 //!    background reads as empty; Former tiles map to NRK's colours by CIELAB distance, other
 //!    games' tiles are clustered in CIELAB into at most K colours labelled `A`, `B`, … in order
-//!    of first appearance from the top left.
+//!    of first appearance from the top left. A cluster whose two halves lie apart by more
+//!    than the samples of one colour ever do holds two close colours: it is split while
+//!    the count stays within K, and the picture is refused beyond it.
 //! 7. The result must obey gravity. Whenever a step is unsure, [`read`] returns a
 //!    [`PictureError`] instead of a board.
 

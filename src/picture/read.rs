@@ -26,10 +26,16 @@ const PATCH_INLIER: i32 = 28;
 const FORMER_MAX_DELTA: f32 = 28.0;
 /// The largest ΔE from the board background for an empty cell.
 const EMPTY_MAX_DELTA: f32 = 18.0;
+/// How far, in pixels, the scans along one side of a board's panel may end from each other
+/// and still be one straight edge (blur and scaling soften an edge by a pixel or two).
+const EDGE_SLACK: f64 = 2.5;
 /// The fewest tiles a board sized from its tiles may hold (see `read_image`).
 const FROM_TILES_MIN: usize = 8;
-/// Tile colours closer than this ΔE are one colour; farther ones are different colours.
+/// Tile colours closer than this ΔE join one cluster; farther ones are different colours.
 const CLUSTER_DELTA: f32 = 15.0;
+/// The two halves of a cluster this far apart (ΔE) are two colours: the samples of one
+/// colour lie within a ΔE or two of each other.
+const SPLIT_DELTA: f32 = 5.0;
 
 /// What is known about the board to read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -728,6 +734,270 @@ fn tile_cluster(
     main.iter().map(|&k| tile_cells[k]).collect()
 }
 
+/// Is the pixel at `(x, y)` the panel's colour `bg`? Channels within [`PATCH_INLIER`]:
+/// JPEG noise and the soft edge of a blurred tile stay inside, any drawn edge goes beyond.
+fn is_panel(img: &RgbImage, bg: Rgb, x: i64, y: i64) -> bool {
+    let p = img.get_pixel(x as u32, y as u32).0;
+    (0..3).all(|c| (p[c] as i32 - bg[c] as i32).abs() <= PATCH_INLIER)
+}
+
+/// Where the panel ends, scanning from `(x, y)` in the direction `(dx, dy)` (one of them
+/// ±1): the pixel edge before the first two pixels in a row that are neither the panel's
+/// colour nor a tile, or the picture's border, with `true` for the border. `None` when the
+/// scan starts neither on the panel's colour nor on a tile.
+///
+/// A tile the tile cluster missed (one of a run of merged tiles, say) lies inside the
+/// panel, so the scan crosses it: a stretch off the panel's colour that starts at the near
+/// edge of a lattice cell's face (within the gap, or a border drawn on the tile) and whose
+/// face's middle is off the panel's colour too. Past the face the scan must come back to
+/// the panel, or meet the next tile at once, without reaching the picture's border;
+/// otherwise the stretch was no tile but what lies beyond the panel (a screen whose edge
+/// happens to fall where a face would start), and the panel ends where it starts.
+fn panel_end(
+    img: &RgbImage,
+    bg: Rgb,
+    lat: &Lattice,
+    (x, y): (f64, f64),
+    (dx, dy): (i64, i64),
+) -> Option<(f64, bool)> {
+    let (w, h) = (img.width() as i64, img.height() as i64);
+    let inside = |x: i64, y: i64| (0..w).contains(&x) && (0..h).contains(&y);
+    // The scan's axis and the other one, with the face size along each.
+    let (along, across, face_along, face_across) = if dx != 0 {
+        (&lat.x, &lat.y, lat.face.0, lat.face.1)
+    } else {
+        (&lat.y, &lat.x, lat.face.1, lat.face.0)
+    };
+    let step = dx + dy;
+    let slack = ((along.pitch - face_along) / 2.0 + 1.0).max(2.5);
+    // The position along the scan of pixel (x, y), and the pixel at a position along it.
+    let pos = |x: i64, y: i64| if dx != 0 { x } else { y };
+    let at = |x: i64, y: i64, p: i64| if dx != 0 { (p, y) } else { (x, p) };
+    // If pixel (x, y) starts a tile's face (seen from the scan's side), the position just
+    // past that face.
+    // With `anywhere`, a pixel anywhere on the face (where a scan starts).
+    let tile_from = |x: i64, y: i64, anywhere: bool| -> Option<i64> {
+        let (p, q) = (
+            pos(x, y) as f64 + 0.5,
+            if dx != 0 { y } else { x } as f64 + 0.5,
+        );
+        let (i, k) = (along.index(p), across.index(q));
+        let (c, m) = (along.at(i), across.at(k));
+        let near = c - step as f64 * face_along / 2.0;
+        let edge = p - step as f64 * 0.5; // the pixel's edge the scan crosses
+        let on_face = if anywhere {
+            (p - c).abs() <= face_along / 2.0 + slack
+        } else {
+            (edge - near).abs() <= slack
+        };
+        if !on_face || (q - m).abs() > face_across / 2.0 {
+            return None;
+        }
+        let (mx, my) = at(x, y, c.floor() as i64);
+        let (mx, my) = if dx != 0 {
+            (mx, m.floor() as i64)
+        } else {
+            (m.floor() as i64, my)
+        };
+        if !inside(mx, my) || is_panel(img, bg, mx, my) {
+            return None;
+        }
+        Some((c + step as f64 * (face_along / 2.0 + 1.0)).floor() as i64)
+    };
+    // Across the tile whose face ends at position `past`, and any tile right after it, to
+    // the panel beyond.
+    let cross = |x: i64, y: i64, past: i64| -> Option<(i64, i64)> {
+        let (mut x, mut y) = at(x, y, past);
+        loop {
+            // The panel, within a border drawn round the tile.
+            let beyond = (0..=slack.ceil() as i64)
+                .map(|k| (x + k * dx, y + k * dy))
+                .take_while(|&(x, y)| inside(x, y))
+                .find(|&(x, y)| is_panel(img, bg, x, y));
+            if beyond.is_some() || !inside(x, y) {
+                return beyond;
+            }
+            let next = tile_from(x - dx, y - dy, false).or_else(|| tile_from(x, y, false))?;
+            (x, y) = at(x, y, next);
+        }
+    };
+    let (mut x, mut y) = (x.floor() as i64, y.floor() as i64);
+    if !inside(x, y) {
+        return None;
+    }
+    // The first pixels next to a tile may carry its colour (JPEG's halved colour
+    // resolution, blur): the panel may start a few pixels further out.
+    match (0..=4)
+        .map(|k| (x + k * dx, y + k * dy))
+        .find(|&(x, y)| inside(x, y) && is_panel(img, bg, x, y))
+    {
+        Some(p) => (x, y) = p,
+        None => (x, y) = cross(x, y, tile_from(x, y, true)?)?,
+    }
+    // The pixel edge just past (x, y) in the scan's direction.
+    let edge = |x: i64, y: i64| (pos(x, y) + (step + 1) / 2) as f64;
+    loop {
+        let (nx, ny) = (x + dx, y + dy);
+        if !inside(nx, ny) {
+            return Some((edge(x, y), true));
+        }
+        if is_panel(img, bg, nx, ny) {
+            (x, y) = (nx, ny);
+            continue;
+        }
+        if let Some(p) = tile_from(nx, ny, false).and_then(|past| cross(nx, ny, past)) {
+            (x, y) = p;
+            continue;
+        }
+        if !inside(nx + dx, ny + dy) || !is_panel(img, bg, nx + dx, ny + dy) {
+            return Some((edge(x, y), false));
+        }
+        (x, y) = (nx, ny);
+    }
+}
+
+/// The edge where most scans end, if nearly all of them (nine in ten) end there: a straight
+/// edge.
+/// Returns its position and whether it is the picture's border.
+fn straight_edge(ends: &[Option<(f64, bool)>]) -> Option<(f64, bool)> {
+    let found: Vec<(f64, bool)> = ends.iter().flatten().copied().collect();
+    if found.is_empty() {
+        return None;
+    }
+    let mut at: Vec<f64> = found.iter().map(|e| e.0).collect();
+    at.sort_by(f64::total_cmp);
+    let median = at[at.len() / 2];
+    let border = found.iter().filter(|e| e.1).count() * 2 > found.len();
+    let on = found
+        .iter()
+        .filter(|e| (e.0 - median).abs() <= EDGE_SLACK && e.1 == border)
+        .count();
+    (on * 10 >= ends.len() * 9).then_some((median, border))
+}
+
+/// The board's panel: the rectangle of the background colour `bg` around the tiles' faces
+/// `face_box` (left, right, top, bottom), as its edges (left, right, top, bottom) in pixels.
+/// Scans start `out` pixels outside the faces (in the gaps around the outer tiles, clear of
+/// a border drawn on a tile) and run outwards until the colour changes. A panel is found
+/// only when
+/// - each side is one straight edge: the scans from every outer row and column end
+///   together, and so do scans along the whole side from corner to corner, margins
+///   included (a title, a button or a bar beside the board breaks the line);
+/// - the panel is an island in the picture or the whole picture: all four edges are drawn
+///   edges, or all four are the picture's borders. A panel cut by some borders but not all
+///   is a screen around the board, which tells nothing of where the board ends.
+///
+/// Edges are found by colour distance from `bg`, not by joining neighbouring pixels, so a
+/// gradient that blur or JPEG leaves between the panel and the screen does not join them.
+fn panel_edges(
+    img: &RgbImage,
+    bg: Rgb,
+    lat: &Lattice,
+    face_box: (f64, f64, f64, f64),
+    outs: [(f64, f64); 2],
+) -> Option<(f64, f64, f64, f64)> {
+    // Positions across a span, `LINES` evenly spread with the ends a few pixels inside.
+    const LINES: usize = 24;
+    let across = |lo: f64, hi: f64| -> Vec<f64> {
+        let (lo, hi) = (lo + 3.0, hi - 3.0);
+        (0..LINES)
+            .map(|k| lo + (hi - lo) * k as f64 / (LINES - 1) as f64)
+            .collect()
+    };
+    let side = |from: &[(f64, f64)], dir: (i64, i64)| {
+        let ends: Vec<_> = from
+            .iter()
+            .map(|&p| panel_end(img, bg, lat, p, dir))
+            .collect();
+        straight_edge(&ends)
+    };
+    let (ys, xs) = (
+        across(face_box.2, face_box.3),
+        across(face_box.0, face_box.1),
+    );
+    // One side: its edge and where its scans start, the first of the two starting
+    // distances that finds a straight edge (the farther clears a border drawn around a
+    // tile, the nearer fits in a margin narrower than the gaps).
+    let find = |dir: (i64, i64)| {
+        outs.iter().find_map(|out| {
+            let start = match dir {
+                (-1, _) => face_box.0 - out.0,
+                (1, _) => face_box.1 + out.0,
+                (_, -1) => face_box.2 - out.1,
+                _ => face_box.3 + out.1,
+            };
+            let from: Vec<(f64, f64)> = if dir.0 != 0 {
+                ys.iter().map(|&y| (start, y)).collect()
+            } else {
+                xs.iter().map(|&x| (x, start)).collect()
+            };
+            side(&from, dir).map(|e| (e, start))
+        })
+    };
+    let (left, l0) = find((-1, 0))?;
+    let (right, r0) = find((1, 0))?;
+    let (top, t0) = find((0, -1))?;
+    let (bottom, b0) = find((0, 1))?;
+    let borders = [left.1, right.1, top.1, bottom.1];
+    if borders.iter().any(|&b| b != borders[0]) {
+        return None;
+    }
+    // Each side again along its whole length, corners included: the scans start in the
+    // margins beside the tiles and must end on the same edge.
+    let (l, r, t, b) = (left.0, right.0, top.0, bottom.0);
+    let whole = |starts: Vec<(f64, f64)>, dir: (i64, i64), want: (f64, bool)| {
+        side(&starts, dir).is_some_and(|e| (e.0 - want.0).abs() <= EDGE_SLACK && e.1 == want.1)
+    };
+    let (ys, xs) = (across(t, b), across(l, r));
+    let ok = whole(ys.iter().map(|&y| (l0, y)).collect(), (-1, 0), left)
+        && whole(ys.iter().map(|&y| (r0, y)).collect(), (1, 0), right)
+        && whole(xs.iter().map(|&x| (x, t0)).collect(), (0, -1), top)
+        && whole(xs.iter().map(|&x| (x, b0)).collect(), (0, 1), bottom);
+    ok.then_some((l, r, t, b))
+}
+
+/// Two colours that best explain `points` (two-means from the farthest pair): the two
+/// centres, which of them each point is nearer to (`true` for the second), and the
+/// farthest any point lies from its own centre.
+fn two_means(points: &[Lab]) -> (Lab, Lab, Vec<bool>, f32) {
+    let mean = |ps: &mut dyn Iterator<Item = Lab>| {
+        let (mut acc, mut n) = ((0.0f32, 0.0f32, 0.0f32), 0.0f32);
+        for p in ps {
+            acc = (acc.0 + p.l, acc.1 + p.a, acc.2 + p.b);
+            n += 1.0;
+        }
+        Lab {
+            l: acc.0 / n,
+            a: acc.1 / n,
+            b: acc.2 / n,
+        }
+    };
+    let centre = mean(&mut points.iter().copied());
+    let far = |from: Lab| {
+        *points
+            .iter()
+            .max_by(|p, q| from.delta(**p).total_cmp(&from.delta(**q)))
+            .expect("points")
+    };
+    let mut a = far(centre);
+    let mut b = far(a);
+    let mut side: Vec<bool> = Vec::new();
+    for _ in 0..8 {
+        side = points.iter().map(|p| b.delta(*p) < a.delta(*p)).collect();
+        if side.iter().all(|&s| s) || side.iter().all(|&s| !s) {
+            break;
+        }
+        a = mean(&mut points.iter().zip(&side).filter(|z| !*z.1).map(|z| *z.0));
+        b = mean(&mut points.iter().zip(&side).filter(|z| *z.1).map(|z| *z.0));
+    }
+    let spread = points
+        .iter()
+        .zip(&side)
+        .map(|(p, &s)| if s { b.delta(*p) } else { a.delta(*p) })
+        .fold(0.0f32, f32::max);
+    (a, b, side, spread)
+}
+
 /// Reads a board from pixels. See the module docs of [`crate::picture`] for the method.
 pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, PictureError> {
     let regs = regions(img, REGION_STEP);
@@ -810,56 +1080,51 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
             .collect();
         [0, 1, 2].map(|c| (pts.iter().map(|q| q[c] as u32).sum::<u32>() / pts.len() as u32) as u8)
     });
-    // The panel's margins around the tile faces. They are trusted when the panel is the
-    // whole picture or an island in it (it touches every border or none) and it fills its
-    // bounding box except for the tiles' rectangle: a screen with bars, text or buttons
-    // around the board is not a panel whose margins tell where the board ends.
+    // The panel's margins around the tile faces, from its four straight edges (see
+    // `panel_edges`).
     let face_box = (
         lat.x.at(i0) - lat.face.0 / 2.0,
         lat.x.at(i1) + lat.face.0 / 2.0,
         lat.y.at(j0) - lat.face.1 / 2.0,
         lat.y.at(j1) + lat.face.1 / 2.0,
     );
-    let margins = panel.and_then(|p| {
-        let r = regs.regions[p as usize];
-        let touches = [
-            r.x0 == 0,
-            r.y0 == 0,
-            r.x1 + 1 == img.width(),
-            r.y1 + 1 == img.height(),
+    let margins = background.and_then(|bg| {
+        let outs = [
+            (fx - lat.face.0 / 2.0, fy - lat.face.1 / 2.0),
+            (nx - lat.face.0 / 2.0, ny - lat.face.1 / 2.0),
         ];
-        let n = touches.iter().filter(|&&t| t).count();
-        let (bx0, bx1, by0, by1) = (
-            r.x0 as f64,
-            (r.x1 + 1) as f64,
-            r.y0 as f64,
-            (r.y1 + 1) as f64,
-        );
-        // The tiles' rectangle, out to the middle of the gaps around it and a few pixels of
-        // JPEG ringing beyond.
-        let (ex, ey) = (
-            (lat.x.pitch - lat.face.0) / 2.0 + 4.0,
-            (lat.y.pitch - lat.face.1) / 2.0 + 4.0,
-        );
-        let inner = ((face_box.1 + ex).min(bx1) - (face_box.0 - ex).max(bx0)).max(0.0)
-            * ((face_box.3 + ey).min(by1) - (face_box.2 - ey).max(by0)).max(0.0);
-        let tight = r.n as f64 + inner >= 0.95 * (bx1 - bx0) * (by1 - by0);
-        ((n == 0 || n == 4) && tight).then_some((
-            face_box.0 - bx0,
-            bx1 - face_box.1,
-            face_box.2 - by0,
-            by1 - face_box.3,
+        let (l, r, t, b) = panel_edges(img, bg, &lat, face_box, outs)?;
+        Some((
+            face_box.0 - l,
+            r - face_box.1,
+            face_box.2 - t,
+            b - face_box.3,
         ))
     });
 
     // The board's extent.
     let (known_w, known_h) = options.known_size();
     let packs_left = matches!(options.game, Some(Game::Samegame | Game::Clickomania));
-    let from_tiles = margins.is_none() && packs_left && (known_w.is_none() || known_h.is_none());
     let (wt, ht) = ((i1 - i0 + 1) as usize, (j1 - j0 + 1) as usize);
     // Margins agree when within this many pixels. The bottom margin is always the board's
     // own (the bottom row holds a tile), so the others are checked against it.
     let agree = (0.15 * lat.x.pitch.min(lat.y.pitch)).max(3.0);
+    // The empty columns left and right of the tiles and the empty rows above them, as the
+    // panel shows them: each margin less a whole number of pitches must equal the bottom
+    // one. (Such a row or column may hold tiles the tile cluster missed; they are read
+    // with the rest.)
+    let shown = margins.and_then(|(ml, mr, mt, mb)| {
+        let count = |m: f64, p: f64| {
+            let k = ((m - mb) / p).round().max(0.0);
+            ((m - k * p - mb).abs() <= agree).then_some(k as i64)
+        };
+        let l = count(ml, lat.x.pitch)?;
+        let (r, t) = (count(mr, lat.x.pitch)?, count(mt, lat.y.pitch)?);
+        Some((l, r, t))
+    });
+    // Under SameGame rules a board whose panel does not show its edges is sized from its
+    // tiles (see below).
+    let from_tiles = shown.is_none() && packs_left && (known_w.is_none() || known_h.is_none());
     let disagree = || {
         PictureError::Ambiguous(
             "the board's margins in its panel disagree, so its edges are unclear (give its width and height)"
@@ -902,21 +1167,14 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
         }
         // A Flood-It board is always full: its tiles are the board.
         None if options.game == Some(Game::Floodit) => (i0, wt),
-        None => match margins {
-            Some((ml, mr, _, mb)) => {
-                // Columns beyond the bottom margin's width on either side are empty columns.
-                let l = ((ml - mb) / lat.x.pitch).round().max(0.0);
-                let r = ((mr - mb) / lat.x.pitch).round().max(0.0);
-                let (fl, fr) = (ml - l * lat.x.pitch, mr - r * lat.x.pitch);
-                if (fl - mb).abs() > agree || (fr - mb).abs() > agree {
-                    return Err(disagree());
-                }
-                (i0 - l as i64, wt + (l + r) as usize)
-            }
+        None => match shown {
+            // Columns beyond the bottom margin's width on either side are empty columns.
+            Some((l, r, _)) => (i0 - l, wt + (l + r) as usize),
             // Columns close to the left and tiles fall: the bottom-left cell holds a tile,
             // and every column right of the tiles is empty. Empty columns on the right never
             // take part in play, so the tiles' columns are a board that plays the same.
             None if packs_left => (i0, wt),
+            None if margins.is_some() => return Err(disagree()),
             None => return Err(unknown_extent()),
         },
     };
@@ -927,17 +1185,12 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
         Some(h) => (j1 - h as i64 + 1, h),
         None if options.game == Some(Game::Floodit) => (j0, ht),
         None => {
-            let extra = match margins {
-                Some((_, _, mt, mb)) => {
-                    let extra = ((mt - mb) / lat.y.pitch).round().max(0.0);
-                    if (mt - extra * lat.y.pitch - mb).abs() > agree {
-                        return Err(disagree());
-                    }
-                    extra as i64
-                }
+            let extra = match shown {
+                Some((_, _, t)) => t,
                 // Rows above every tile are empty, and an empty top row never takes part in
                 // play (tiles only fall), so the tiles' rows are a board that plays the same.
                 None if packs_left => 0,
+                None if margins.is_some() => return Err(disagree()),
                 None => return Err(unknown_extent()),
             };
             (j0 - extra, ht + extra as usize)
@@ -1047,6 +1300,59 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
             }
         }
         let max = options.max_colours();
+        // Two tile colours closer than `CLUSTER_DELTA` fall in one cluster. The samples of
+        // one colour lie within a ΔE or two of each other (each is the robust mean of a
+        // patch), so a cluster whose two-means halves are `SPLIT_DELTA` or more apart holds
+        // two colours. It is split while the colours stay within the number expected
+        // (`--colours` or the game's); beyond it, the picture is refused rather than read
+        // with the two merged.
+        let mut n = 0;
+        while n < centres.len() {
+            let members: Vec<usize> = (0..samples.len())
+                .filter(|&k| kinds[k] == Some(n))
+                .collect();
+            let points: Vec<Lab> = members.iter().map(|&k| lab(samples[k].0)).collect();
+            if points.len() >= 2 {
+                let (a, b, side, _) = two_means(&points);
+                let apart = a.delta(b);
+                if apart >= SPLIT_DELTA {
+                    if centres.len() >= max {
+                        let first = |s: bool| {
+                            members
+                                .iter()
+                                .zip(&side)
+                                .find(|z| *z.1 == s)
+                                .map_or(String::new(), |z| hex(samples[*z.0].0))
+                        };
+                        let (x, y) = at(members[0]);
+                        return Err(PictureError::Unclear {
+                            x,
+                            y,
+                            why: format!(
+                                "{} and {} are only ΔE {apart:.0} apart and would make {} colours where at most {max} are expected{}",
+                                first(false),
+                                first(true),
+                                max + 1,
+                                if max < MAX_COLOURS {
+                                    format!("; --colours {} reads them as two", max + 1)
+                                } else {
+                                    String::new()
+                                }
+                            ),
+                        });
+                    }
+                    centres[n] = a;
+                    centres.push(b);
+                    for (&k, &s) in members.iter().zip(&side) {
+                        if s {
+                            kinds[k] = Some(centres.len() - 1);
+                        }
+                    }
+                    continue;
+                }
+            }
+            n += 1;
+        }
         if centres.len() > max {
             return Err(PictureError::TooManyColours {
                 found: centres.len(),
@@ -1059,17 +1365,25 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
                 sep = sep.min(centres[a].delta(centres[b]));
             }
         }
-        if sep < CLUSTER_DELTA {
+        if sep < SPLIT_DELTA {
             return Err(PictureError::Unclear {
                 x: 0,
                 y: 0,
                 why: format!("two tile colours are only ΔE {sep:.0} apart"),
             });
         }
+        // How far a sample may lie from its colour: well short of halfway to the nearest
+        // other colour, so that close colours are told apart only when every sample is
+        // clearly nearer one of them.
+        let reach = if sep >= CLUSTER_DELTA {
+            (0.4 * sep).max(CLUSTER_DELTA * 0.6)
+        } else {
+            sep / 4.0
+        };
         for (k, kind) in kinds.iter().enumerate() {
             if let Some(n) = *kind {
                 let d = centres[n].delta(lab(samples[k].0));
-                if d > (0.4 * sep).max(CLUSTER_DELTA * 0.6) {
+                if d > reach {
                     let (x, y) = at(k);
                     return Err(PictureError::Unclear {
                         x,
@@ -1307,6 +1621,41 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "cell (3,4): colour #7a7a7a matches no tile colour"
+        );
+    }
+
+    #[test]
+    fn two_close_tile_colours_are_told_apart_or_refused() {
+        // Two reds ΔE 10 apart, closer than the clustering distance, on a 4×3 board.
+        let (a, b) = ([0xE5, 0x39, 0x35], [0xF5, 0x5A, 0x40]);
+        let delta = lab(a).delta(lab(b));
+        assert!((8.0..15.0).contains(&delta), "ΔE {delta}");
+        let g: Grid = "ABAB,BBAA,ABBA".parse().unwrap();
+        let mut img = RgbImage::from_pixel(10 + 4 * 34 + 6, 10 + 3 * 34 + 6, image::Rgb([240; 3]));
+        for y in 0..3 {
+            for x in 0..4 {
+                let c = if g.get(x, y) == 1 { a } else { b };
+                let (x0, y0) = (10 + 34 * x as u32, 10 + 34 * (2 - y) as u32);
+                for py in y0..y0 + 30 {
+                    for px in x0..x0 + 30 {
+                        put(&mut img, px, py, c);
+                    }
+                }
+            }
+        }
+        let two = ReadOptions {
+            colours: Some(2),
+            ..ReadOptions::default()
+        };
+        assert_eq!(read_image(&img, &two).unwrap().grid.to_text(), g.to_text());
+        let one = ReadOptions {
+            colours: Some(1),
+            ..ReadOptions::default()
+        };
+        let e = read_image(&img, &one).unwrap_err();
+        assert!(
+            e.to_string().contains("only ΔE 10 apart") && e.to_string().contains("--colours 2"),
+            "{e}"
         );
     }
 
