@@ -8,7 +8,10 @@
 //! and, on Linux, is marked for transparent huge pages: a gigabyte table then takes 512
 //! page faults rather than 262,144, and reads scattered over it miss the address
 //! translation cache far less often. A smaller block is not marked: it would take a whole
-//! huge page for what it uses of it.
+//! huge page for what it uses of it. A table written only here and there (an edge memo
+//! indexed by a slice's positions, of which a search reaches few) is asked for ordinary
+//! pages instead ([`Zeroed::sparse_words`]): each entry written would otherwise cost the
+//! time to zero a whole 2 MiB page.
 //!
 //! A map the operating system refuses is an error ([`Zeroed::try_words`]); [`Zeroed::words`]
 //! panics with a message saying how much was asked.
@@ -40,6 +43,27 @@ impl std::fmt::Debug for Zeroed {
 impl Zeroed {
     /// `len` zeroed words, or why the operating system would not map them.
     pub fn try_words(len: usize) -> io::Result<Zeroed> {
+        Zeroed::map(len, true)
+    }
+
+    /// `len` zeroed words on ordinary pages (asked not to be huge), for a table that is
+    /// written sparsely: most of it stays unwritten for the whole search, and an entry
+    /// written then costs a 4 KiB page to zero rather than a 2 MiB one (an edge memo
+    /// indexed by a slice's positions, of which a search reaches few).
+    pub fn sparse_words(len: usize) -> Zeroed {
+        Zeroed::map(len, false)
+            .unwrap_or_else(|e| panic!("zeroed memory for {len} words of a table: {e}"))
+    }
+
+    /// At least `len` zeroed bytes (whole words) on ordinary pages, as
+    /// [`Zeroed::sparse_words`].
+    pub fn sparse_bytes(len: usize) -> Zeroed {
+        Zeroed::sparse_words(len.div_ceil(8))
+    }
+
+    /// `len` zeroed words, on huge pages where `huge` and the block is large enough, else
+    /// on pages asked not to be huge.
+    fn map(len: usize, huge: bool) -> io::Result<Zeroed> {
         let too_large = || io::Error::new(io::ErrorKind::OutOfMemory, "the size overflows");
         let bytes = len.max(1).checked_mul(8).ok_or_else(too_large)?;
         // Room to start on a huge-page boundary. Pages that are never written cost nothing.
@@ -53,8 +77,13 @@ impl Zeroed {
         let offset = base.next_multiple_of(HUGE) - base;
         #[cfg(target_os = "linux")]
         if bytes >= HUGE {
-            // Only a hint: without huge pages the memory works the same.
-            let _ = map.advise_range(memmap2::Advice::HugePage, offset, bytes);
+            // Only a hint: with pages of either size the memory works the same.
+            let advice = if huge {
+                memmap2::Advice::HugePage
+            } else {
+                memmap2::Advice::NoHugePage
+            };
+            let _ = map.advise_range(advice, offset, bytes);
         }
         Ok(Zeroed { map, offset, len })
     }

@@ -10,11 +10,11 @@
 //! for again).
 //!
 //! Memory is the cost that matters on the many boards a search proves in a fraction of a
-//! second: a page of a memo costs the time to zero it when first written, and reads
-//! scattered at random over an indexed memo of a hundred million positions soon write all
-//! of its pages. So an indexed memo is kept for slices of at most [`MAX_MEMO`] positions,
-//! and a hashed memo uses only the first [`HASHED_START`] words of its block at first and
-//! doubles the part it uses each time that part is half full, up to its whole block. A
+//! second: a page of a memo costs the time to zero it when first written. An indexed memo
+//! is written here and there, so it is kept on ordinary pages (4 KiB to zero for an
+//! entry, not 2 MiB), and a hashed memo uses only the first [`HASHED_START`] words of its
+//! block at first and doubles the part it uses each time that part is half full, up to
+//! its whole block. A
 //! look-up after a doubling may miss an entry stored at the old place: a lost entry, which
 //! is only searched for again, and is looked for at its old places first. Every entry holds its own key, so no look-up can read
 //! another position's value, whatever part was in use when it was stored.
@@ -31,8 +31,9 @@ pub(super) const MAX_MEMO: usize = 1 << 27;
 /// Entries of a hashed memo at most (8 bytes each: 64 MiB).
 pub(super) const HASHED_MEMO: usize = 1 << 23;
 
-/// Entries of a hashed memo in use at first (8 bytes each: 256 KiB).
-pub(super) const HASHED_START: usize = 1 << 15;
+/// Entries of a hashed memo in use at first (8 bytes each: 16 MiB). Smaller, a search of a
+/// few seconds spends more on entries lost to the small early parts than the pages saved.
+pub(super) const HASHED_START: usize = 1 << 21;
 
 /// The most positions (keys `0..KEY_LIMIT`) a slice's memo can tell apart: a hashed memo's
 /// word holds its key + 1 above the value byte, in 56 bits. A slice with more is not built
@@ -168,7 +169,7 @@ impl Memo {
             "a memo of {entries} keys: its keys must stay below 2^56 - 1"
         );
         if entries <= indexed as u64 {
-            Memo::Indexed(Zeroed::bytes(entries as usize))
+            Memo::Indexed(Zeroed::sparse_bytes(entries as usize))
         } else {
             Memo::Hashed(Hashed::new(hashed, HASHED_START))
         }
