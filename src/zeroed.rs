@@ -51,8 +51,7 @@ impl Zeroed {
     /// written then costs a 4 KiB page to zero rather than a 2 MiB one (an edge memo
     /// indexed by a slice's positions, of which a search reaches few).
     pub fn sparse_words(len: usize) -> Zeroed {
-        Zeroed::map(len, false)
-            .unwrap_or_else(|e| panic!("zeroed memory for {len} words of a table: {e}"))
+        Zeroed::expect_map(len, false)
     }
 
     /// At least `len` zeroed bytes (whole words) on ordinary pages, as
@@ -91,7 +90,12 @@ impl Zeroed {
     /// `len` zeroed words. Panics, saying how much, if the operating system will not map
     /// them ([`Zeroed::try_words`] returns the error instead).
     pub fn words(len: usize) -> Zeroed {
-        Zeroed::try_words(len)
+        Zeroed::expect_map(len, true)
+    }
+
+    /// [`Zeroed::map`], panicking with how much was asked if the map is refused.
+    fn expect_map(len: usize, huge: bool) -> Zeroed {
+        Zeroed::map(len, huge)
             .unwrap_or_else(|e| panic!("zeroed memory for {len} words of a table: {e}"))
     }
 

@@ -14,10 +14,10 @@
 //! is written here and there, so it is kept on ordinary pages (4 KiB to zero for an
 //! entry, not 2 MiB), and a hashed memo uses only the first [`HASHED_START`] words of its
 //! block at first and doubles the part it uses each time that part is half full, up to
-//! its whole block. A
-//! look-up after a doubling may miss an entry stored at the old place: a lost entry, which
-//! is only searched for again, and is looked for at its old places first. Every entry holds its own key, so no look-up can read
-//! another position's value, whatever part was in use when it was stored.
+//! its whole block. An entry stored before a doubling is looked for at its old places
+//! after a miss at its new one; one lost is only searched for again. Every entry holds its
+//! own key, so no look-up can read another position's value, whatever part was in use
+//! when it was stored.
 
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;

@@ -149,9 +149,9 @@ impl EdgeBound {
     /// [`EdgeBound::narrow`]).
     pub fn halt(&self, on: bool) {
         for side in &self.sides {
-            side.halted.store(on, std::sync::atomic::Ordering::Relaxed);
+            side.halt(on);
             if let Some(inner) = &side.inner {
-                inner.halted.store(on, std::sync::atomic::Ordering::Relaxed);
+                inner.halt(on);
             }
         }
     }

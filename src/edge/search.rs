@@ -158,6 +158,11 @@ impl Side {
         self.halted.load(Relaxed)
     }
 
+    /// Halts this slice's searches (`true`) or lets them run again (`false`).
+    pub(super) fn halt(&self, on: bool) {
+        self.halted.store(on, Relaxed);
+    }
+
     /// Whether the slice with `mask` left can be cleared in `t` relaxed moves (a
     /// depth-first search bounded by [`Side::lower`]; a failure stores `t + 1` as a lower
     /// bound, a success where that bound was `t` stores `t` as exact).
