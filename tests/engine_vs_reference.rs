@@ -14,6 +14,7 @@ use common::{
 };
 use tumble::bits::{Bits, Wide};
 use tumble::click::{ClickBoard, ClickGame};
+use tumble::edge::DEFAULT_MEMORY as EDGE_MEMORY;
 use tumble::grid::Grid;
 use tumble::puzzle::{Puzzle, INFINITE};
 use tumble::rules::{Clickable, Game, Objective, Rules, Sideways};
@@ -196,6 +197,7 @@ fn check_board(r: &RefBoard, rules: Rules, seed: u64) -> Result<usize, TestCaseE
     let n = dispatch(
         &grid,
         rules,
+        EDGE_MEMORY,
         Play {
             r,
             rules,
@@ -315,7 +317,7 @@ proptest! {
         let mut rng = Rng::with_seed(seed);
         let mut r = random_board(&mut rng, w, h, colours, holes);
         loop {
-            dispatch(&grid_of(&r), rules, Bounds { r: &r, rules })
+            dispatch(&grid_of(&r), rules, EDGE_MEMORY, Bounds { r: &r, rules })
                 .map_err(|e| TestCaseError::fail(e.to_string()))??;
             let groups = r.clickable_groups(&rules);
             if groups.is_empty() {
@@ -727,7 +729,7 @@ proptest! {
         let mut rng = Rng::with_seed(seed);
         let r = random_board(&mut rng, w, h, colours, holes);
         let mut counts = MovedCounts::default();
-        dispatch(&grid_of(&r), rules, Moved { r: &r, rules, rng: &mut rng, counts: &mut counts })
+        dispatch(&grid_of(&r), rules, EDGE_MEMORY, Moved { r: &r, rules, rng: &mut rng, counts: &mut counts })
             .map_err(|e| TestCaseError::fail(e.to_string()))??;
     }
 }

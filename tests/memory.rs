@@ -1,5 +1,6 @@
 //! Memory: the Flood-It search that fills its budget goes on within it (deepening from the
-//! A*'s frontier) and still proves the optimum.
+//! A*'s frontier) and still proves the optimum, and every search holds to `--memory` (the
+//! peak resident memory of the real binary).
 
 mod common;
 
@@ -82,9 +83,6 @@ fn run_measured(args: &[&str]) -> (String, u64) {
 /// Flood-It boards that fill small budgets fast: the process stays within the budget plus
 /// the constant, and says that the memory filled.
 #[test]
-#[ignore = "the A*'s freed index can stay resident in the allocator's heap while the \
-            deepening's table is allocated beside it: most runs peak within the constant, \
-            some go past it"]
 fn a_floodit_search_holds_to_its_memory() {
     let board = tumble::input::gen_board(Game::Floodit, Some(24), Some(24), Some(6), 7)
         .expect("a board")
@@ -117,4 +115,68 @@ fn a_floodit_search_holds_to_its_memory() {
         checked += 1;
     }
     assert_eq!(checked, 2);
+}
+
+/// Click-game searches hold to `--memory` with all their large structures together: a
+/// proof that runs to its time limit (the transposition table beside the edge memos and
+/// the anytime beams), the anytime search alone (its beams stop widening, and it says
+/// why), `--certify`'s exact memo, and the SameGame engine's beams for Clickomania.
+#[test]
+fn click_searches_hold_to_their_memory() {
+    let board = tumble::input::gen_board(Game::Samegame, Some(15), Some(15), Some(5), 3)
+        .expect("a board")
+        .to_inline();
+    let runs: [(&[&str], u64, &str); 5] = [
+        (
+            &["solve", "--date", "2025-08-05", "--time-limit", "4"],
+            32,
+            "stopped: time limit",
+        ),
+        (
+            &["solve", "--date", "2025-08-05", "--time-limit", "4"],
+            96,
+            "stopped: time limit",
+        ),
+        (
+            &[
+                "solve",
+                "--date",
+                "2025-06-29",
+                "--no-proof",
+                "--time-limit",
+                "30",
+            ],
+            48,
+            "stopped: memory limit (--memory 48 MiB)",
+        ),
+        (
+            &["solve", "--date", "2025-02-08", "--certify"],
+            48,
+            "certified: the bound",
+        ),
+        (
+            &[
+                "solve",
+                "--game",
+                "clickomania",
+                &board,
+                "--time-limit",
+                "30",
+            ],
+            16,
+            "stopped: memory limit (--memory 16 MiB)",
+        ),
+    ];
+    let mut checked = 0;
+    for (args, mib, says) in runs {
+        let m = mib.to_string();
+        let mut all = args.to_vec();
+        all.extend(["--memory", &m]);
+        let (out, peak) = run_measured(&all);
+        assert!(out.contains(says), "{all:?}: {out}");
+        assert!(peak <= mib + BEYOND_BUDGET_MIB, "{all:?}: peak {peak} MiB");
+        eprintln!("{all:?}: peak {peak} MiB");
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
 }

@@ -111,6 +111,7 @@ fn parallel_ida_and_certify_match_brute_force() {
             let (runs, cert) = dispatch(
                 &grid,
                 rules,
+                tumble::edge::DEFAULT_MEMORY,
                 Prove {
                     threads: &[1, 2, 3, 4],
                 },

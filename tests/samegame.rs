@@ -258,7 +258,7 @@ fn beam_lines_are_legal_and_wide_beams_find_the_best_score() {
             },
         ];
         let set = &sets[case % 2];
-        let best = samegame::portfolio(
+        let (best, _) = samegame::portfolio(
             &b,
             2,
             std::slice::from_ref(set),
@@ -378,7 +378,7 @@ fn the_portfolio_reports_only_improvements_and_returns_the_best() {
         *best = (*best).max(v);
     };
     let stop = AtomicBool::new(false);
-    let v = samegame::portfolio(
+    let (v, _) = samegame::portfolio(
         &b,
         2,
         &samegame::default_sets(Objective::Score),
@@ -416,7 +416,7 @@ fn clearing_beams_report_legal_lines_and_wide_ones_find_the_optimum() {
             playout_tiles: [0, 8, u32::MAX][case % 3],
             ..Weights::clearing(goal)
         };
-        let best = samegame::portfolio(&b, 2, &[w], 2, 1 << 16, &found, &stop, None);
+        let (best, _) = samegame::portfolio(&b, 2, &[w], 2, 1 << 16, &found, &stop, None);
         let lines = lines.into_inner().unwrap();
         assert!(!lines.is_empty(), "case {case}");
         for pair in lines.windows(2) {

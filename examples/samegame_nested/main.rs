@@ -186,6 +186,7 @@ fn main() -> anyhow::Result<()> {
                     &samegame::default_sets(Objective::Score),
                     &set,
                     threads,
+                    usize::MAX,
                     &found,
                     &stop,
                     time.map(|s| t + Duration::from_secs_f64(s * frac)),

@@ -30,6 +30,13 @@ use crate::input::{setup_from, InputError, RuleChoices, SearchChoices};
 use crate::search::SearchOptions;
 use crate::solve::solve;
 
+/// The memory budget of each board, in MiB, when `jobs` boards are solved at the same time
+/// within `memory` MiB in all: an equal share, at least 1 MiB (0 stays 0, for the check of
+/// the options to refuse).
+pub fn memory_per_board(memory: usize, jobs: usize) -> usize {
+    (memory / jobs.max(1)).clamp(memory.min(1), memory)
+}
+
 /// The search threads per board when the user chose none: the cores shared out among the
 /// `jobs` boards solved at the same time, at least one each, so that `jobs` boards of
 /// `cores / jobs` threads keep every core busy without running more threads than cores
@@ -173,6 +180,10 @@ mod tests {
         assert_eq!(default_threads(2, 5), 1);
         assert_eq!(default_threads(16, 3), 5);
         assert_eq!(default_threads(8, 0), 8);
+        assert_eq!(memory_per_board(1024, 2), 512);
+        assert_eq!(memory_per_board(1024, 0), 1024);
+        assert_eq!(memory_per_board(3, 5), 1);
+        assert_eq!(memory_per_board(0, 2), 0);
         assert!(cores() >= 1);
     }
 

@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::args::BenchArgs;
 use tumble::bench::jsonl::{open_append, read_file, resume, write_row, Resumed};
-use tumble::bench::{cores, default_threads, solve_set, Row, Shard, Totals};
+use tumble::bench::{cores, default_threads, memory_per_board, solve_set, Row, Shard, Totals};
 use tumble::input::{dated_entries, read_board_text, InputError, RuleChoices, SearchChoices};
 use tumble::report::Stopped;
 
@@ -202,6 +202,8 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
     let jobs = args.jobs.unwrap_or(cores);
     let mut search: SearchChoices = args.search.into();
     search.threads = search.threads.or(Some(default_threads(cores, jobs)));
+    // `--memory` is the whole run's: the boards solved at the same time share it
+    search.memory_mib = memory_per_board(search.memory_mib, jobs);
     let wall = Instant::now();
     let stop = super::stop::install();
     let write_error = Mutex::new(None);

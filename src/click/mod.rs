@@ -79,8 +79,19 @@ pub fn fits<B: Bits>(width: usize, height: usize) -> bool {
 
 impl<B: Bits> ClickGame<B> {
     /// The game for `grid`'s size and palette under `rules`, and the grid as a position.
-    /// Checks gravity; the caller has picked a `B` the board fits in.
+    /// Checks gravity; the caller has picked a `B` the board fits in. Its edge bound's
+    /// memos take at most [`crate::edge::DEFAULT_MEMORY`].
     pub fn new(grid: &Grid, rules: Rules) -> Result<(Self, ClickBoard<B>), BoardError> {
+        ClickGame::with_memory(grid, rules, crate::edge::DEFAULT_MEMORY)
+    }
+
+    /// [`ClickGame::new`] with an edge bound whose memos take at most `edge_bytes`
+    /// ([`ClickGame::edge_bytes`] says what they may take).
+    pub fn with_memory(
+        grid: &Grid,
+        rules: Rules,
+        edge_bytes: usize,
+    ) -> Result<(Self, ClickBoard<B>), BoardError> {
         grid.check_gravity()?;
         if !fits::<B>(grid.width(), grid.height()) {
             return Err(BoardError::TooLarge {
@@ -99,7 +110,7 @@ impl<B: Bits> ClickGame<B> {
                         .collect()
                 })
                 .collect();
-            EdgeBound::new(&columns, grid.colours()).map(Arc::new)
+            EdgeBound::within(&columns, grid.colours(), edge_bytes).map(Arc::new)
         } else {
             None
         };
@@ -126,6 +137,12 @@ impl<B: Bits> ClickGame<B> {
         };
         let board = game.board(grid);
         Ok((game, board))
+    }
+
+    /// The bytes its edge bound's memos may take, once every page of them is written (0
+    /// without an edge bound).
+    pub fn edge_bytes(&self) -> usize {
+        self.edge.as_ref().map_or(0, |e| e.bytes())
     }
 
     /// The same game with only the narrow edge slices in its edge bound ([`crate::edge`]):

@@ -164,6 +164,7 @@ impl Memo {
     /// at most `indexed`, else hashed in at most `hashed` words (a power of two), of which
     /// [`HASHED_START`] are used at first.
     pub(super) fn new(entries: u64, indexed: usize, hashed: usize) -> Memo {
+        assert!(hashed.is_power_of_two() && hashed >= WAYS);
         assert!(
             entries <= KEY_LIMIT,
             "a memo of {entries} keys: its keys must stay below 2^56 - 1"
@@ -172,6 +173,24 @@ impl Memo {
             Memo::Indexed(Zeroed::sparse_bytes(entries as usize))
         } else {
             Memo::Hashed(Hashed::new(hashed, HASHED_START))
+        }
+    }
+
+    /// A memo for the keys `0..entries` that takes at most `bytes` (but at least
+    /// [`WAYS`] words): indexed where a byte per key fits in `bytes` and [`MAX_MEMO`],
+    /// else hashed in the largest power of two of words that fits them and
+    /// [`HASHED_MEMO`].
+    pub(super) fn within(entries: u64, bytes: usize) -> Memo {
+        let words = (bytes / 8).clamp(WAYS, HASHED_MEMO);
+        let words = 1 << words.ilog2();
+        Memo::new(entries, bytes.min(MAX_MEMO), words)
+    }
+
+    /// The bytes the memo may take (what it holds once every page of it is written).
+    pub(super) fn bytes(&self) -> usize {
+        match self {
+            Memo::Indexed(m) => m.as_bytes().len(),
+            Memo::Hashed(t) => t.words.as_words().len() * 8,
         }
     }
 

@@ -77,6 +77,11 @@ pub const MAX_TILES_3: u32 = 27;
 /// The most starting tiles a slice of four columns may hold.
 pub const MAX_TILES_4: u32 = 36;
 
+/// The bytes the memos of one board's edge bound may take together by default
+/// ([`EdgeBound::new`]): half the default memory budget, which gives each narrow slice a
+/// byte per position up to 2^27 positions and each wide slice a hash table of 64 MiB.
+pub const DEFAULT_MEMORY: usize = 512 << 20;
+
 /// A set of a slice's starting tiles: a bit per tile, the outermost column's from the
 /// bottom, then the next column's, and so on.
 pub type Mask = u64;
@@ -96,8 +101,18 @@ impl EdgeBound {
     /// [`MAX_TILES`] tiles, none taller than 16. With seven columns or more and at most
     /// [`MAX_TILES_3`] tiles in each edge's three, the slices are three columns wide, and
     /// with at most [`MAX_TILES_4`] in each edge's four there are wide slices of four
-    /// besides ([`EdgeBound::narrow`] leaves them out).
+    /// besides ([`EdgeBound::narrow`] leaves them out). Its memos take at most
+    /// [`DEFAULT_MEMORY`].
     pub fn new(columns: &[Vec<u8>], colours: usize) -> Option<EdgeBound> {
+        EdgeBound::within(columns, colours, DEFAULT_MEMORY)
+    }
+
+    /// [`EdgeBound::new`] with memos that take at most `bytes` together ([`EdgeBound::bytes`]):
+    /// a quarter for each narrow slice and a sixteenth for its inner slice of two columns,
+    /// an eighth for each wide slice (whose inner slice is the narrow one): 2/4 + 2/16 +
+    /// 2/8 = 7/8 of `bytes` at most. A memo too small for a byte per position hashes its
+    /// positions instead, which costs the searches time, never soundness.
+    pub fn within(columns: &[Vec<u8>], colours: usize, bytes: usize) -> Option<EdgeBound> {
         let w = columns.len();
         if w < 4 || colours > MAX_COLOURS {
             return None;
@@ -115,22 +130,37 @@ impl EdgeBound {
         let narrow = |n: usize, most: u32| -> Option<Vec<Arc<Side>>> {
             let [l, r] = edges(n, most)?;
             Some(vec![
-                Arc::new(Side::new(&l, None)?),
-                Arc::new(Side::new(&r, None)?),
+                Arc::new(Side::new(&l, None, bytes / 4)?),
+                Arc::new(Side::new(&r, None, bytes / 4)?),
             ])
         };
         let three = if w >= 7 { narrow(3, MAX_TILES_3) } else { None };
         let mut sides = three.or_else(|| narrow(2, MAX_TILES))?;
         if sides[0].n == 3 {
             if let Some([l, r]) = edges(4, MAX_TILES_4) {
-                let l = Side::new(&l, Some(sides[0].clone()));
-                let r = Side::new(&r, Some(sides[1].clone()));
+                let l = Side::new(&l, Some(sides[0].clone()), bytes / 8);
+                let r = Side::new(&r, Some(sides[1].clone()), bytes / 8);
                 if let (Some(l), Some(r)) = (l, r) {
                     sides.extend([Arc::new(l), Arc::new(r)]);
                 }
             }
         }
         Some(EdgeBound { sides, colours })
+    }
+
+    /// The bytes its memos may take together, once every page of them is written: what a
+    /// memory budget must set aside for them (each slice counted once, though a wide
+    /// slice's inner one is a narrow slice).
+    pub fn bytes(&self) -> usize {
+        let mut slices: Vec<&Arc<Side>> = Vec::new();
+        for side in &self.sides {
+            for s in std::iter::once(side).chain(side.inner.as_ref()) {
+                if !slices.iter().any(|t| Arc::ptr_eq(t, s)) {
+                    slices.push(s);
+                }
+            }
+        }
+        slices.iter().map(|s| s.memo.bytes()).sum()
     }
 
     /// The same bound without its wide slices (sharing the narrow ones and their memos).

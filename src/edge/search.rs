@@ -266,7 +266,7 @@ mod tests {
                 .collect();
             let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
             let side = match n {
-                3 => Side::new(&refs, None).unwrap(),
+                3 => Side::new(&refs, None, crate::edge::memo::MAX_MEMO).unwrap(),
                 _ => Side::with_memo(&refs, None, 0, 64).unwrap(),
             };
             assert_eq!(matches!(side.memo, Memo::Hashed(_)), n == 4);

@@ -10,7 +10,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::columns::{column_classes, NONE};
-use super::memo::{Memo, EXACT, HASHED_MEMO, KEY_LIMIT, MAX_MEMO};
+#[cfg(test)]
+use super::memo::MAX_MEMO;
+use super::memo::{Memo, EXACT, KEY_LIMIT};
 #[cfg(doc)]
 use super::{EdgeBound, MAX_TILES_4};
 use super::{Mask, MAX_SLICE};
@@ -53,25 +55,43 @@ pub(super) struct Side {
 
 impl Side {
     /// The slice of `columns` (outermost first), with `inner` as its slice of all but the
-    /// boundary column (made here where not given), or `None` if a column has too many
-    /// positions to number or the slice more than its memo can tell apart ([`KEY_LIMIT`]).
-    pub(super) fn new(columns: &[&[u8]], inner: Option<Arc<Side>>) -> Option<Side> {
-        Side::with_memo(columns, inner, MAX_MEMO, HASHED_MEMO)
+    /// boundary column (made here where not given, with a memo of at most a quarter of
+    /// `bytes`), and a memo of at most `bytes` ([`Memo::within`]); or `None` if a column
+    /// has too many positions to number or the slice more than its memo can tell apart
+    /// ([`KEY_LIMIT`]).
+    pub(super) fn new(columns: &[&[u8]], inner: Option<Arc<Side>>, bytes: usize) -> Option<Side> {
+        Side::build(columns, inner, bytes / 4, |entries| {
+            Memo::within(entries, bytes)
+        })
     }
 
     /// [`Side::new`] with a memo indexed by position where there are at most `indexed`
     /// positions, else hashed in `hashed` words (a power of two).
+    #[cfg(test)]
     pub(super) fn with_memo(
         columns: &[&[u8]],
         inner: Option<Arc<Side>>,
         indexed: usize,
         hashed: usize,
     ) -> Option<Side> {
+        Side::build(columns, inner, MAX_MEMO, |entries| {
+            Memo::new(entries, indexed, hashed)
+        })
+    }
+
+    /// The slice of `columns` with `inner` (made here where not given, with a memo of at
+    /// most `inner_bytes`), and the memo `memo` gives for its number of positions.
+    fn build(
+        columns: &[&[u8]],
+        inner: Option<Arc<Side>>,
+        inner_bytes: usize,
+        memo: impl FnOnce(u64) -> Memo,
+    ) -> Option<Side> {
         let n = columns.len();
         let inner = match (n, inner) {
             (0..=2, _) => None,
             (_, Some(i)) => Some(i),
-            (_, None) => Some(Arc::new(Side::new(&columns[..n - 1], None)?)),
+            (_, None) => Some(Arc::new(Side::new(&columns[..n - 1], None, inner_bytes)?)),
         };
         let mut heights = [0u32; MAX_SLICE];
         let mut offset = [0u32; MAX_SLICE];
@@ -105,7 +125,7 @@ impl Side {
             .iter()
             .try_fold(1u64, |a, &c| a.checked_mul(c as u64))
             .filter(|&e| e <= KEY_LIMIT)?;
-        let memo = Memo::new(entries, indexed, hashed);
+        let memo = memo(entries);
         Some(Side {
             n,
             heights,
@@ -192,8 +212,8 @@ mod tests {
         let classes = classes as u64;
         assert!(classes.pow(3) <= KEY_LIMIT && classes.pow(4) > KEY_LIMIT);
         let cols = [&col[..]; 4];
-        let inner = Side::new(&cols[..3], None).expect("three columns' keys fit");
+        let inner = Side::new(&cols[..3], None, MAX_MEMO).expect("three columns' keys fit");
         assert_eq!(inner.n, 3);
-        assert!(Side::new(&cols, Some(Arc::new(inner))).is_none());
+        assert!(Side::new(&cols, Some(Arc::new(inner)), MAX_MEMO).is_none());
     }
 }

@@ -25,6 +25,19 @@ struct Node {
     known: i64,
 }
 
+/// An upper estimate of a beam's memory per unit of width, in bytes: a level's positions
+/// and the next level's (two nodes of about 300 bytes, with their lines of a few dozen
+/// moves), the children rebuilt (up to four per unit with the largest `build` of the
+/// weights, each a node, its key and values) and the candidates ranked (a few dozen per
+/// parent, 16 bytes each).
+pub const BEAM_BYTES: usize = 4096;
+
+/// The widest beam that `beams` beams running side by side can each have within `memory`
+/// bytes ([`BEAM_BYTES`] per unit of width), at least 1.
+pub fn widest(memory: usize, beams: usize) -> usize {
+    (memory / beams.max(1) / BEAM_BYTES).max(1)
+}
+
 /// What a beam reports: a finished line's value and moves (cell indices, one per move, on
 /// the board it was played on).
 pub type Found<'a> = dyn Fn(i64, &[u8]) + Sync + 'a;

@@ -48,7 +48,7 @@ mod playout;
 mod portfolio;
 mod zobrist;
 
-pub use beam::{beam, Found};
+pub use beam::{beam, widest, Found, BEAM_BYTES};
 pub use board::{Board, COLOURS, SIDE};
 pub use estimate::{upper, Weights};
 pub use groups::{Forest, Group, Groups};

@@ -418,7 +418,8 @@ impl<'a> Start<'a> {
     }
 }
 
-/// The beam [`portfolio`](super::portfolio) of `sets` until `part`, then [`nrpa`] with
+/// The beam [`portfolio`](super::portfolio) of `sets` (beams up to `max_width` wide) until
+/// `part`, then [`nrpa`] with
 /// `set` from its best line (as `seed`, its value as the floor) until `deadline`; every
 /// line better than the best so far goes to `found`. The beam's line keeps a clearing
 /// bonus NRPA alone may miss, and NRPA improves on it where the beam stalls. Returns
@@ -431,6 +432,7 @@ pub fn seeded(
     sets: &[Weights],
     set: &Nrpa,
     threads: usize,
+    max_width: usize,
     found: &Found,
     stop: &AtomicBool,
     part: Option<Instant>,
@@ -447,14 +449,7 @@ pub fn seeded(
         found(value, cells);
     };
     super::portfolio(
-        start,
-        min_group,
-        sets,
-        threads,
-        usize::MAX,
-        &keep,
-        stop,
-        part,
+        start, min_group, sets, threads, max_width, &keep, stop, part,
     );
     let (value, line) = best.into_inner().expect("no panics");
     nrpa(

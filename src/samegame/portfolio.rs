@@ -18,6 +18,8 @@ struct Run<'a, 'f> {
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     floor: &'a AtomicI64,
+    /// Set when a beam stopped widening at `max_width` with more to find.
+    capped: AtomicBool,
 }
 
 impl Run<'_, '_> {
@@ -41,7 +43,12 @@ impl Run<'_, '_> {
             loop {
                 let t = Instant::now();
                 let out = beam(start, min_group, width, w, floor, found, stop, deadline);
-                if out != Some(false) || width >= max_width {
+                if out != Some(false) {
+                    break;
+                }
+                if width >= max_width {
+                    self.capped
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
                     break;
                 }
                 let took = t.elapsed().as_secs_f64().max(1e-4);
@@ -70,7 +77,9 @@ impl Run<'_, '_> {
 /// widely with small changes of the estimate, so different estimates find different good
 /// lines), sharing `threads` threads and the best value so far: a line one finds prunes
 /// the others. Every better line of any of them goes to `found`
-/// (which must keep the best). Returns the best value found.
+/// (which must keep the best). Returns the best value found, and whether a beam stopped
+/// widening at `max_width` before the deadline with more to find (else every beam ended
+/// exhaustive, stopped, or at the deadline).
 #[allow(clippy::too_many_arguments)]
 pub fn portfolio(
     start: &Board,
@@ -81,7 +90,7 @@ pub fn portfolio(
     found: &Found,
     stop: &AtomicBool,
     deadline: Option<Instant>,
-) -> i64 {
+) -> (i64, bool) {
     let each = (threads / sets.len().max(1)).max(1);
     let floor = AtomicI64::new(i64::MIN);
     let run = Run {
@@ -92,6 +101,7 @@ pub fn portfolio(
         stop,
         deadline,
         floor: &floor,
+        capped: AtomicBool::new(false),
     };
     std::thread::scope(|sc| {
         for w in sets {
@@ -99,7 +109,8 @@ pub fn portfolio(
             sc.spawn(move || run.search(w, each));
         }
     });
-    floor.into_inner()
+    let capped = run.capped.into_inner();
+    (floor.into_inner(), capped)
 }
 
 /// The weight sets of the default portfolio for `goal`. The score: the estimate alone, and

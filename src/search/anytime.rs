@@ -82,6 +82,10 @@ pub struct Control<'a, M> {
     best: Mutex<Option<(i64, Vec<M>)>>,
     target: AtomicI64,
     on_improve: Box<Improve<'a, M>>,
+    /// The bytes the search's buffers may take ([`SearchOptions::memory`]).
+    memory: usize,
+    /// Set when the search stopped short of its limits to stay within `memory`.
+    filled: AtomicBool,
 }
 
 impl<'a, M: Clone> Control<'a, M> {
@@ -99,7 +103,19 @@ impl<'a, M: Clone> Control<'a, M> {
             best: Mutex::new(None),
             target: AtomicI64::new(i64::MAX),
             on_improve: Box::new(on_improve),
+            memory: opts.memory,
+            filled: AtomicBool::new(false),
         }
+    }
+
+    /// Records that the search ended early to stay within its memory budget.
+    pub fn fill(&self) {
+        self.filled.store(true, Ordering::Relaxed);
+    }
+
+    /// Did the search end early, its memory budget spent (a wider beam would not fit)?
+    pub fn filled(&self) -> bool {
+        self.filled.load(Ordering::Relaxed)
     }
 
     /// Records `moves` (worth `value`) if it beats the best so far; says whether it did.
@@ -166,8 +182,15 @@ pub fn anytime<P: Scored>(
         Method::Beam => {
             let mut width = 1usize;
             while !ctl.done() {
-                let complete = beam(p, start, width, ctl);
+                let (complete, bytes) = beam_measured(p, start, width, ctl);
                 if complete || width >= 1 << 24 {
+                    break;
+                }
+                // A beam twice as wide keeps about twice the positions and children, so
+                // about twice the memory; with room to spare for the unevenness of
+                // levels, it must fit the budget.
+                if bytes.saturating_mul(NEXT_BEAM) > ctl.memory {
+                    ctl.fill();
                     break;
                 }
                 width *= 2;
@@ -203,9 +226,25 @@ fn nrpa_level<P: Scored>(p: &P, start: &P::State) -> usize {
 /// own final value when it has no moves.
 type Expansion<M> = (Vec<(i64, i64, u64, u32, M)>, Option<i64>);
 
+/// How many times the memory of a beam the next, twice as wide, is allowed to take.
+const NEXT_BEAM: usize = 3;
+
 /// One beam of `width` from `start`, offering every solution it meets to `ctl`. Returns
 /// true when the beam never had to drop a position (the search was exhaustive).
 pub fn beam<P: Scored>(p: &P, start: &P::State, width: usize, ctl: &Control<P::Move>) -> bool {
+    beam_measured(p, start, width, ctl).0
+}
+
+/// [`beam`], and the most bytes its buffers held at once: the levels' moves so far, the
+/// positions of a level and the next, and a level's children (as ranked per parent and
+/// then together, while the first are moved into the second), with the set of their keys.
+fn beam_measured<P: Scored>(
+    p: &P,
+    start: &P::State,
+    width: usize,
+    ctl: &Control<P::Move>,
+) -> (bool, usize) {
+    use std::mem::size_of;
     struct Node<S> {
         state: S,
         value: i64,
@@ -227,9 +266,10 @@ pub fn beam<P: Scored>(p: &P, start: &P::State, width: usize, ctl: &Control<P::M
         moves
     };
     let mut exhaustive = true;
+    let (mut peak, mut moves_bytes) = (0usize, 0usize);
     loop {
         if ctl.done() {
-            return false;
+            return (false, peak);
         }
         // Rank every child: (rank, value, key, parent, move). Terminal parents end here.
         let per_node: Vec<Expansion<P::Move>> = beam
@@ -258,8 +298,15 @@ pub fn beam<P: Scored>(p: &P, start: &P::State, width: usize, ctl: &Control<P::M
             })
             .collect();
         if ctl.done() {
-            return false;
+            return (false, peak);
         }
+        let children: usize = per_node.iter().map(|(k, _)| k.capacity()).sum();
+        let kid = size_of::<(i64, i64, u64, u32, P::Move)>();
+        peak = peak.max(
+            moves_bytes
+                + 2 * beam.len() * size_of::<Node<P::State>>()
+                + children * (2 * kid + 2 * size_of::<u64>()),
+        );
         let mut kids = Vec::new();
         for (slot, (k, end)) in per_node.into_iter().enumerate() {
             if let Some(v) = end {
@@ -271,7 +318,7 @@ pub fn beam<P: Scored>(p: &P, start: &P::State, width: usize, ctl: &Control<P::M
             kids.extend(k);
         }
         if kids.is_empty() {
-            return exhaustive;
+            return (exhaustive, peak);
         }
         // Best rank first; among equal keys keep the best.
         kids.par_sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
@@ -294,6 +341,7 @@ pub fn beam<P: Scored>(p: &P, start: &P::State, width: usize, ctl: &Control<P::M
                 value: k.1,
             })
             .collect();
+        moves_bytes += kept.len() * size_of::<(u32, P::Move)>();
         levels.push(kept.into_iter().map(|k| (k.3, k.4)).collect());
         beam = next;
     }

@@ -32,8 +32,10 @@ use crate::puzzle::Puzzle;
 pub struct SearchOptions {
     /// Stop after this long (the answer is then the best found, with a lower bound).
     pub time_limit: Option<Duration>,
-    /// The memory budget, in bytes: the most the transposition table may take, and the
-    /// most Flood-It's search takes in all (see "Memory" in docs/architecture.md).
+    /// The memory budget, in bytes: the most this search's large structures take together
+    /// (the solve layer shares a click game's out among the edge memos, the table and the
+    /// anytime search: [`crate::solve::budget`]; Flood-It's search holds to it in all).
+    /// See "Memory" in docs/architecture.md.
     pub memory: usize,
     /// Threads to use (searches that are not parallel ignore it).
     pub threads: usize,

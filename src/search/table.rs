@@ -18,10 +18,10 @@
 //! [`Exact`] removes even that: it keys on the position itself.
 //!
 //! The table starts small and grows up to its memory budget: between iterations the
-//! search asks it to ([`Table::grow`]), and when it is more than a sixteenth full its
-//! entries move to a table where they would be a sixteenth. The memory is zeroed pages
-//! that the operating system hands out when first written, so a table costs what it
-//! holds, not its budget.
+//! search asks it to ([`Table::grow`]), and when it is more than a sixteenth full it
+//! grows, in place, to where it would be a sixteenth full. Its block is mapped at the
+//! budget's size from the start, as zeroed pages that the operating system hands out when
+//! first written, so a table costs what it uses, never more than its budget.
 
 use std::hash::Hash;
 use std::sync::atomic::AtomicUsize;
@@ -100,21 +100,21 @@ fn unpack(d: u64) -> (u32, u32, u32) {
 }
 
 impl Table {
-    /// A table that may grow to `memory` bytes.
+    /// A table that may grow to `memory` bytes (at least one bucket).
     pub fn new(memory: usize) -> Table {
         // the largest power of two of entries that fits the budget
         let e = (memory / ENTRY_BYTES).max(WAYS);
-        let limit = if e.is_power_of_two() {
-            e
-        } else {
-            e.next_power_of_two() / 2
-        };
+        let limit = 1 << e.ilog2();
         Table::with_entries(limit.min(START_ENTRIES), limit)
     }
 
+    /// A table using `n` entries of a block of `limit` (both powers of two, at least a
+    /// bucket): the rest of the block is mapped but never written until the table grows
+    /// into it, so it costs no memory until then.
     fn with_entries(n: usize, limit: usize) -> Table {
+        debug_assert!(n.is_power_of_two() && limit.is_power_of_two() && WAYS <= n && n <= limit);
         Table {
-            slots: Zeroed::words(2 * n),
+            slots: Zeroed::words(2 * limit),
             buckets_mask: n / WAYS - 1,
             limit,
         }
@@ -134,7 +134,7 @@ impl Table {
 
     /// Entries the table holds now.
     pub fn capacity(&self) -> usize {
-        self.slots.as_words().len() / 2
+        (self.buckets_mask + 1) * WAYS
     }
 
     /// Bytes the table takes now.
@@ -223,23 +223,43 @@ impl<S> Memo<S> for Table {
 
     /// Grows the table, when more than a sixteenth full, to where it would be a sixteenth
     /// full (an iteration of a search takes several times the entries of the one
-    /// before), up to its budget, moving every entry over.
+    /// before), up to its budget. It grows in place, into the unwritten rest of its block,
+    /// so it never holds more than its budget, even while growing: with `n` buckets
+    /// becoming `n·2^j`, an entry in bucket `b` belongs in bucket `hash mod n·2^j`, which
+    /// is `b + i·n` for some `i < 2^j`. For `i = 0` it stays; otherwise its new bucket lies
+    /// beyond the old ones, still empty, and receives entries from bucket `b` alone (`b`
+    /// is `hash mod n`), so at most a bucket of them: every entry keeps its place.
     fn grow(&mut self) {
         let load = self.load();
         if self.capacity() >= self.limit || load <= 1.0 / 16.0 {
             return;
         }
         let wanted = ((load * 16.0 * self.capacity() as f64) as usize).next_power_of_two();
-        let bigger = Table::with_entries(wanted.min(self.limit), self.limit);
-        for pair in self.slots.as_words().chunks_exact(2) {
-            let d = pair[1].load(Relaxed);
-            if d != 0 {
-                let hash = pair[0].load(Relaxed) ^ d;
-                let (check, bound, work) = unpack(d);
-                bigger.insert(Key { hash, check }, bound, work);
+        let old_buckets = self.buckets_mask + 1;
+        self.buckets_mask = wanted.min(self.limit) / WAYS - 1;
+        let words = self.slots.as_words();
+        for b in 0..old_buckets {
+            for w in 0..WAYS {
+                let at = (b * WAYS + w) * 2;
+                let d = words[at + 1].load(Relaxed);
+                if d == 0 {
+                    continue;
+                }
+                let hash = words[at].load(Relaxed) ^ d;
+                let to = self.bucket(hash);
+                if to == b * WAYS * 2 {
+                    continue;
+                }
+                let free = (0..WAYS)
+                    .map(|v| to + 2 * v)
+                    .find(|&t| words[t + 1].load(Relaxed) == 0)
+                    .expect("a new bucket takes the entries of one old bucket at most");
+                words[free].store(words[at].load(Relaxed), Relaxed);
+                words[free + 1].store(d, Relaxed);
+                words[at].store(0, Relaxed);
+                words[at + 1].store(0, Relaxed);
             }
         }
-        *self = bigger;
     }
 }
 

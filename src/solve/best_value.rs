@@ -51,6 +51,7 @@ pub(super) fn best_value<B: Bits>(
     };
     let opts = &setup.search;
     let mut any_opts = opts.clone();
+    any_opts.memory = super::budget::alone(opts.memory, game.edge_bytes());
     if any_opts.time_limit.is_none() {
         any_opts.time_limit = Some(DEFAULT_ANYTIME_LIMIT);
     }
@@ -95,6 +96,12 @@ pub(super) fn best_value<B: Bits>(
     let best = ctl.best().map(|b| b.1).unwrap_or_default();
     // Proven by the exact search, or when the best meets the start's upper bound.
     let proven = proven || ctl.reached_target();
-    let stopped = if proven { None } else { any_opts.stopped() };
+    let stopped = if proven {
+        None
+    } else {
+        any_opts
+            .stopped()
+            .or(ctl.filled().then_some(Stopped::Memory))
+    };
     (best, proven, 0, stopped)
 }

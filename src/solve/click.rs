@@ -121,6 +121,7 @@ fn certify<B: Bits>(
     }
     let opts = crate::search::SearchOptions {
         time_limit: None,
+        memory: super::budget::alone(setup.search.memory, game.edge_bytes()),
         upper: std::sync::Arc::new(std::sync::atomic::AtomicU32::new(u32::MAX)),
         ..setup.search.clone()
     };

@@ -15,17 +15,23 @@ pub trait WithEngine {
     fn run<B: Bits>(self, game: ClickGame<B>, board: ClickBoard<B>) -> Self::Output;
 }
 
-/// Builds the engine for `grid` under `rules` and hands it to `f`.
-pub fn dispatch<F: WithEngine>(grid: &Grid, rules: Rules, f: F) -> Result<F::Output, BoardError> {
+/// Builds the engine for `grid` under `rules`, with edge memos of at most `edge_bytes`
+/// ([`ClickGame::with_memory`]), and hands it to `f`.
+pub fn dispatch<F: WithEngine>(
+    grid: &Grid,
+    rules: Rules,
+    edge_bytes: usize,
+    f: F,
+) -> Result<F::Output, BoardError> {
     let (w, h) = (grid.width(), grid.height());
     if fits::<u64>(w, h) {
-        let (g, b) = ClickGame::<u64>::new(grid, rules)?;
+        let (g, b) = ClickGame::<u64>::with_memory(grid, rules, edge_bytes)?;
         Ok(f.run(g, b))
     } else if fits::<Wide<4>>(w, h) {
-        let (g, b) = ClickGame::<Wide<4>>::new(grid, rules)?;
+        let (g, b) = ClickGame::<Wide<4>>::with_memory(grid, rules, edge_bytes)?;
         Ok(f.run(g, b))
     } else if fits::<Wide<8>>(w, h) {
-        let (g, b) = ClickGame::<Wide<8>>::new(grid, rules)?;
+        let (g, b) = ClickGame::<Wide<8>>::with_memory(grid, rules, edge_bytes)?;
         Ok(f.run(g, b))
     } else {
         Err(BoardError::TooLarge {

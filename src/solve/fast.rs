@@ -83,6 +83,8 @@ fn fast_search<B: Bits>(
     };
     let min_group = game.rules.min_group as u16;
     let sets = samegame::default_sets(goal);
+    // the portfolio's beams run side by side within the memory budget
+    let max_width = samegame::widest(opts.memory, sets.len());
     match method {
         Method::Beam if goal == Objective::Score && opts.deadline().is_some() => {
             // The portfolio for SEEDED_PART of the time, then NRPA from its best line.
@@ -104,6 +106,7 @@ fn fast_search<B: Bits>(
                 &sets,
                 &set,
                 threads,
+                max_width,
                 &found,
                 &opts.stop,
                 Some(part),
@@ -111,16 +114,19 @@ fn fast_search<B: Bits>(
             );
         }
         Method::Beam => {
-            samegame::portfolio(
+            let (_, capped) = samegame::portfolio(
                 fb,
                 min_group,
                 &sets,
                 threads,
-                usize::MAX,
+                max_width,
                 &found,
                 &opts.stop,
                 opts.deadline(),
             );
+            if capped {
+                ctl.fill();
+            }
         }
         Method::Nrpa => {
             samegame::nrpa(

@@ -109,7 +109,10 @@ pub(super) fn fewest_moves<B: Bits>(
             .map_or(PROOF_ANYTIME_LIMIT, |t| t.min(PROOF_ANYTIME_LIMIT));
         any_opts.time_limit = Some(cap);
     }
+    let shares = super::budget::shares(opts.memory, p.edge_bytes(), !setup.no_proof);
+    any_opts.memory = shares.anytime;
     let mut ida_opts = opts.clone();
+    ida_opts.memory = shares.table;
     ida_opts.stop = ida_stop.clone();
     ida_opts.upper = Arc::new(AtomicU32::new(u32::MAX));
     let ida_upper = ida_opts.upper.clone();
@@ -256,7 +259,7 @@ pub(super) fn fewest_moves<B: Bits>(
     let stopped = if proven {
         None
     } else if setup.no_proof {
-        Stopped::by(&opts.stop, any_opts.deadline())
+        Stopped::by(&opts.stop, any_opts.deadline()).or(ctl.filled().then_some(Stopped::Memory))
     } else {
         opts.stopped()
     };

@@ -25,6 +25,7 @@
 //! boards.
 
 mod best_value;
+pub mod budget;
 mod click;
 mod engine;
 mod fast;
@@ -97,6 +98,7 @@ fn solve_board(
     dispatch(
         grid,
         setup.rules,
+        budget::edge_part(setup.search.memory),
         Run {
             grid,
             setup,

@@ -41,7 +41,8 @@ pub fn replay(
             Ok(out)
         }
     }
-    dispatch(grid, rules, Run { grid, clicks })
+    // (no search: the edge memos are not used)
+    dispatch(grid, rules, 0, Run { grid, clicks })
 }
 
 /// Are there clickable groups left on this board under `rules`?
@@ -53,5 +54,5 @@ pub fn has_moves(grid: &Grid, rules: Rules) -> Result<bool, BoardError> {
             !game.groups(&board).is_empty()
         }
     }
-    dispatch(grid, rules, Run)
+    dispatch(grid, rules, 0, Run)
 }
