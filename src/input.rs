@@ -53,6 +53,10 @@ pub enum InputError {
     BadTimeLimit(f64),
     #[error("--memory must be at least 1 MiB")]
     NoMemory,
+    #[error(
+        "--memory {asked} MiB is more than this machine has ({machine} MiB of memory and swap)"
+    )]
+    TooMuchMemory { asked: usize, machine: usize },
     #[error("--threads must be at least 1")]
     NoThreads,
     #[error("--jobs must be at least 1")]
@@ -129,6 +133,13 @@ impl SearchChoices {
         }
         if self.memory_mib == 0 {
             return Err(InputError::NoMemory);
+        }
+        let machine = crate::memory::machine_mib().unwrap_or(usize::MAX >> 20);
+        if self.memory_mib > machine {
+            return Err(InputError::TooMuchMemory {
+                asked: self.memory_mib,
+                machine,
+            });
         }
         setup.search.memory = self.memory_mib << 20;
         if let Some(n) = self.threads {
@@ -519,6 +530,16 @@ mod tests {
         assert!(matches!(
             no_memory.apply(&mut setup),
             Err(InputError::NoMemory)
+        ));
+        let machine = crate::memory::machine_mib().expect("the machine's memory");
+        assert!(machine >= 64, "{machine} MiB");
+        let too_much = SearchChoices {
+            memory_mib: machine + 1,
+            ..search
+        };
+        assert!(matches!(
+            too_much.apply(&mut setup),
+            Err(InputError::TooMuchMemory { .. })
         ));
     }
 

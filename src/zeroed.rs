@@ -21,22 +21,6 @@ use std::sync::atomic::{AtomicU64, AtomicU8};
 
 use memmap2::{MmapMut, MmapOptions};
 
-/// Asks the C allocator to give every block of 256 KiB or more its own mapping, returned
-/// to the operating system when freed, for the life of the process; call it at start-up,
-/// before any threads. By default glibc raises that threshold after the first large block
-/// is freed (up to 32 MiB) and keeps later large blocks in its heap, where freed memory
-/// may stay resident: a search that frees one large structure and then builds another
-/// (Flood-It's A* handing its memory to the deepening that goes on from it) would then hold
-/// both at once and pass its memory budget. A fixed threshold turns that off.
-pub fn give_back_large_blocks() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `mallopt` only changes the allocator's settings; it is called before any
-    // other thread exists.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 << 10);
-    }
-}
-
 /// A huge page: blocks of at least this size start on a multiple of it.
 const HUGE: usize = 2 << 20;
 

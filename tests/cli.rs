@@ -452,6 +452,19 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
         None,
         &["--memory"],
     );
+    // more than any machine has (and more MiB than bytes fit in 64 bits)
+    assert_error(
+        &[
+            "solve",
+            "--game",
+            "former",
+            "--memory",
+            "17592186044416",
+            "AB",
+        ],
+        None,
+        &["--memory 17592186044416 MiB is more than this machine has"],
+    );
     assert_error(
         &["solve", "--game", "former", "--time-limit", "NaN", "AB"],
         None,

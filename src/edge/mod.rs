@@ -111,7 +111,9 @@ impl EdgeBound {
     /// a quarter for each narrow slice and a sixteenth for its inner slice of two columns,
     /// an eighth for each wide slice (whose inner slice is the narrow one): 2/4 + 2/16 +
     /// 2/8 = 7/8 of `bytes` at most. A memo too small for a byte per position hashes its
-    /// positions instead, which costs the searches time, never soundness.
+    /// positions instead, which costs the searches time, never soundness; a slice of two
+    /// columns, which must remember every position it reaches, is then not built (nor the
+    /// bound, or the slices of three, that would rest on it).
     pub fn within(columns: &[Vec<u8>], colours: usize, bytes: usize) -> Option<EdgeBound> {
         let w = columns.len();
         if w < 4 || colours > MAX_COLOURS {

@@ -10,9 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::columns::{column_classes, NONE};
-#[cfg(test)]
-use super::memo::MAX_MEMO;
-use super::memo::{Memo, EXACT, KEY_LIMIT};
+use super::memo::{Memo, EXACT, KEY_LIMIT, MAX_MEMO};
 #[cfg(doc)]
 use super::{EdgeBound, MAX_TILES_4};
 use super::{Mask, MAX_SLICE};
@@ -57,11 +55,15 @@ impl Side {
     /// The slice of `columns` (outermost first), with `inner` as its slice of all but the
     /// boundary column (made here where not given, with a memo of at most a quarter of
     /// `bytes`), and a memo of at most `bytes` ([`Memo::within`]); or `None` if a column
-    /// has too many positions to number or the slice more than its memo can tell apart
-    /// ([`KEY_LIMIT`]).
+    /// has too many positions to number, the slice more than its memo can tell apart
+    /// ([`KEY_LIMIT`]), or (two columns) more positions than `bytes`.
     pub(super) fn new(columns: &[&[u8]], inner: Option<Arc<Side>>, bytes: usize) -> Option<Side> {
+        // A slice of two columns finds the optimum of a position from those of every
+        // position it leads to, by recursion: a value lost to a hashed memo would make that
+        // exponential. It is built only with a byte per position.
+        let whole = columns.len() <= 2;
         Side::build(columns, inner, bytes / 4, |entries| {
-            Memo::within(entries, bytes)
+            (!whole || entries <= bytes.min(MAX_MEMO) as u64).then(|| Memo::within(entries, bytes))
         })
     }
 
@@ -75,17 +77,18 @@ impl Side {
         hashed: usize,
     ) -> Option<Side> {
         Side::build(columns, inner, MAX_MEMO, |entries| {
-            Memo::new(entries, indexed, hashed)
+            Some(Memo::new(entries, indexed, hashed))
         })
     }
 
     /// The slice of `columns` with `inner` (made here where not given, with a memo of at
-    /// most `inner_bytes`), and the memo `memo` gives for its number of positions.
+    /// most `inner_bytes`), and the memo `memo` gives for its number of positions (none:
+    /// no slice).
     fn build(
         columns: &[&[u8]],
         inner: Option<Arc<Side>>,
         inner_bytes: usize,
-        memo: impl FnOnce(u64) -> Memo,
+        memo: impl FnOnce(u64) -> Option<Memo>,
     ) -> Option<Side> {
         let n = columns.len();
         let inner = match (n, inner) {
@@ -125,7 +128,7 @@ impl Side {
             .iter()
             .try_fold(1u64, |a, &c| a.checked_mul(c as u64))
             .filter(|&e| e <= KEY_LIMIT)?;
-        let memo = memo(entries);
+        let memo = memo(entries)?;
         Some(Side {
             n,
             heights,
@@ -212,7 +215,11 @@ mod tests {
         let classes = classes as u64;
         assert!(classes.pow(3) <= KEY_LIMIT && classes.pow(4) > KEY_LIMIT);
         let cols = [&col[..]; 4];
-        let inner = Side::new(&cols[..3], None, MAX_MEMO).expect("three columns' keys fit");
+        // (hashed memos all the way down: two such columns have more positions than a
+        // slice of two may index, so `Side::new` would not build them)
+        let two = Side::with_memo(&cols[..2], None, 0, 64).expect("two columns' keys fit");
+        let inner = Side::with_memo(&cols[..3], Some(Arc::new(two)), 0, 64)
+            .expect("three columns' keys fit");
         assert_eq!(inner.n, 3);
         assert!(Side::new(&cols, Some(Arc::new(inner)), MAX_MEMO).is_none());
     }

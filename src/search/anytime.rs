@@ -108,12 +108,13 @@ impl<'a, M: Clone> Control<'a, M> {
         }
     }
 
-    /// Records that the search ended early to stay within its memory budget.
+    /// Records that the beams reached the memory budget.
     pub fn fill(&self) {
         self.filled.store(true, Ordering::Relaxed);
     }
 
-    /// Did the search end early, its memory budget spent (a wider beam would not fit)?
+    /// Did the beams reach the memory budget (a wider one would not fit), so that NRPA
+    /// went on in their place?
     pub fn filled(&self) -> bool {
         self.filled.load(Ordering::Relaxed)
     }
@@ -188,9 +189,12 @@ pub fn anytime<P: Scored>(
                 }
                 // A beam twice as wide keeps about twice the positions and children, so
                 // about twice the memory; with room to spare for the unevenness of
-                // levels, it must fit the budget.
+                // levels, it must fit the budget. If it does not, NRPA (whose memory is
+                // its policy, a few entries per move played) goes on within it.
                 if bytes.saturating_mul(NEXT_BEAM) > ctl.memory {
                     ctl.fill();
+                    crate::memory::give_back_freed();
+                    nrpa_until_done(p, start, threads, ctl);
                     break;
                 }
                 width *= 2;
@@ -199,16 +203,21 @@ pub fn anytime<P: Scored>(
         Method::Nrpa => {
             // A greedy first solution in milliseconds, then NRPA on every thread.
             beam(p, start, 1, ctl);
-            let n = threads.max(1);
-            (0..n).into_par_iter().for_each(|t| {
-                let mut nrpa = Nrpa::new(p, start, ctl, 0x9e37_79b9 + t as u64 * 0x1234_5679);
-                while !ctl.done() {
-                    nrpa.run(nrpa_level(p, start));
-                }
-            });
+            nrpa_until_done(p, start, threads, ctl);
         }
     });
     ctl.best()
+}
+
+/// NRPA from `start` on `threads` threads (of the pool it is called in), restarted until
+/// `ctl` says stop.
+fn nrpa_until_done<P: Scored>(p: &P, start: &P::State, threads: usize, ctl: &Control<P::Move>) {
+    (0..threads.max(1)).into_par_iter().for_each(|t| {
+        let mut nrpa = Nrpa::new(p, start, ctl, 0x9e37_79b9 + t as u64 * 0x1234_5679);
+        while !ctl.done() {
+            nrpa.run(nrpa_level(p, start));
+        }
+    });
 }
 
 /// A level for NRPA: 3, or 2 for tiny boards (where level 3 would only repeat itself).

@@ -19,7 +19,7 @@ mod table;
 
 pub use beam::{beam_search, greedy};
 pub use ida::{certify, ida_star};
-pub use table::{Exact, Memo, Table};
+pub use table::{table_bytes, Exact, Memo, Table};
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
@@ -88,8 +88,10 @@ pub enum Stopped {
     /// The time limit ran out.
     Time,
     /// The search's tables reached the memory budget ([`SearchOptions::memory`]) and it
-    /// could not go on within it. (Flood-It's search goes on by deepening instead, and
-    /// says so in its report's note.)
+    /// could not go on within it. No search here ends so: each goes on within its budget
+    /// (IDA* by replacing entries, the anytime search with NRPA once its beams fill it,
+    /// Flood-It's by deepening) and says so in its report's note where that changes how
+    /// it searches.
     Memory,
     /// The user interrupted it (the stop flag, [`SearchOptions::stop`]).
     Interrupted,

@@ -110,11 +110,21 @@ impl Table {
 
     /// A table using `n` entries of a block of `limit` (both powers of two, at least a
     /// bucket): the rest of the block is mapped but never written until the table grows
-    /// into it, so it costs no memory until then.
+    /// into it, so it costs no memory until then. A block the operating system refuses
+    /// (under a limit on the address space, say) is asked for again at half the size,
+    /// down to `n` entries: a smaller table costs the search time, never its answer.
     fn with_entries(n: usize, limit: usize) -> Table {
         debug_assert!(n.is_power_of_two() && limit.is_power_of_two() && WAYS <= n && n <= limit);
+        let mut limit = limit;
+        let slots = loop {
+            match Zeroed::try_words(2 * limit) {
+                Ok(slots) => break slots,
+                Err(_) if limit > n => limit /= 2,
+                Err(_) => break Zeroed::words(2 * limit),
+            }
+        };
         Table {
-            slots: Zeroed::words(2 * limit),
+            slots,
             buckets_mask: n / WAYS - 1,
             limit,
         }
@@ -264,35 +274,50 @@ impl<S> Memo<S> for Table {
 }
 
 /// Lower bounds keyed by the whole position: no hash collision can give one position
-/// another's bound. Slower and larger than [`Table`]; for certifying a proof. When its
-/// memory budget is spent, a new position makes room by emptying the shard it falls in (a
-/// sixty-fourth of the entries): that costs the search time, never soundness (a missing
-/// entry reads as 0), and the search goes on remembering what it proves last.
+/// another's bound. Slower and larger than [`Table`]; for certifying a proof. Its shards'
+/// tables together take at most its memory budget (counted by their capacities, as
+/// [`table_bytes`]), bar the smallest table a shard can have: a shard that would grow past
+/// the budget is emptied instead, giving its memory back (a sixty-fourth of the entries).
+/// That costs the search time, never soundness (a missing entry reads as 0), and the
+/// search goes on remembering what it proves last.
 pub struct Exact<S> {
     shards: Vec<Mutex<FxHashMap<S, u32>>>,
     entries: AtomicUsize,
-    limit: usize,
+    /// What the shards' tables take, in bytes ([`table_bytes`] of their capacities).
+    bytes: AtomicUsize,
+    memory: usize,
 }
 
 const EXACT_SHARDS: usize = 64;
 
+/// The bytes of a map's table with room for `capacity` entries of `(S, u32)`: the map
+/// keeps an eighth of its slots free, and each slot holds an entry and a control byte.
+pub fn table_bytes<S>(capacity: usize) -> usize {
+    capacity.div_ceil(7) * 8 * (std::mem::size_of::<(S, u32)>() + 1)
+}
+
 impl<S: Hash + Eq> Exact<S> {
-    /// An exact memo that may hold about `memory` bytes.
+    /// An exact memo whose tables take at most `memory` bytes (and a smallest table per
+    /// shard).
     pub fn new(memory: usize) -> Exact<S> {
-        // a map entry: the position, the bound, and about as much again for the map
-        let per_entry = 2 * (std::mem::size_of::<S>() + std::mem::size_of::<u32>());
         Exact {
             shards: (0..EXACT_SHARDS)
                 .map(|_| Mutex::new(FxHashMap::default()))
                 .collect(),
             entries: AtomicUsize::new(0),
-            limit: memory / per_entry,
+            bytes: AtomicUsize::new(0),
+            memory,
         }
     }
 
     /// Positions held.
     pub fn len(&self) -> usize {
         self.entries.load(Relaxed)
+    }
+
+    /// Bytes its tables take.
+    pub fn bytes(&self) -> usize {
+        self.bytes.load(Relaxed)
     }
 
     /// Holds no position?
@@ -320,12 +345,25 @@ impl<S: Hash + Eq + Clone + Send> Memo<S> for Exact<S> {
             *v = (*v).max(bound);
             return;
         }
-        if self.entries.load(Relaxed) >= self.limit {
-            self.entries.fetch_sub(shard.len(), Relaxed);
-            shard.clear();
+        let before = shard.capacity();
+        if shard.len() == before {
+            // The insert doubles the shard's table, and while its entries move both tables
+            // are held: the new one must fit beside everything held now.
+            let grown = table_bytes::<S>((2 * before).max(3));
+            if self.bytes.load(Relaxed) + grown > self.memory && before > 0 {
+                self.entries.fetch_sub(shard.len(), Relaxed);
+                self.bytes.fetch_sub(table_bytes::<S>(before), Relaxed);
+                *shard = FxHashMap::default();
+            }
         }
-        self.entries.fetch_add(1, Relaxed);
+        let before = shard.capacity();
         shard.insert(s.clone(), bound);
+        self.entries.fetch_add(1, Relaxed);
+        let after = shard.capacity();
+        if after != before {
+            self.bytes
+                .fetch_add(table_bytes::<S>(after) - table_bytes::<S>(before), Relaxed);
+        }
     }
 }
 
@@ -501,25 +539,34 @@ mod tests {
 
     #[test]
     fn a_full_exact_memo_empties_a_shard_to_make_room() {
-        let m: Exact<u64> = Exact::new(40 * 2 * 12); // room for forty entries
+        let memory = 4096;
+        let m: Exact<u64> = Exact::new(memory);
+        // beyond the budget, each shard's smallest table at most
+        let most = memory + EXACT_SHARDS * table_bytes::<u64>(3);
         let mut cases = 0;
-        for s in 0..1000u64 {
+        for s in 0..5000u64 {
             m.store(&s, key(s), 5 + (s % 3) as u32, 0);
-            // an insert empties its own shard first, so the memo is never more than one
-            // entry per shard over its budget
-            assert!(m.len() <= 40 + EXACT_SHARDS, "{} entries", m.len());
+            assert!(m.bytes() <= most, "{} bytes", m.bytes());
             assert_eq!(m.get(&s, key(s).hash, || key(s).check), 5 + (s % 3) as u32);
             cases += 1;
         }
-        assert_eq!(cases, 1000);
+        assert_eq!(cases, 5000);
+        // its count of bytes is what the shards' capacities say
+        let held_bytes: usize = m
+            .shards
+            .iter()
+            .map(|sh| table_bytes::<u64>(sh.lock().unwrap().capacity()))
+            .sum();
+        assert_eq!(m.bytes(), held_bytes);
         // what it holds is right, and it holds something from late on
-        let held: Vec<u64> = (0..1000u64)
+        let held: Vec<u64> = (0..5000u64)
             .filter(|&s| m.get(&s, key(s).hash, || key(s).check) != 0)
             .collect();
         assert_eq!(held.len(), m.len());
+        assert!(held.len() >= 64, "{} held", held.len());
         assert!(held
             .iter()
             .all(|&s| m.get(&s, key(s).hash, || key(s).check) == 5 + (s % 3) as u32));
-        assert!(held.contains(&999));
+        assert!(held.contains(&4999));
     }
 }

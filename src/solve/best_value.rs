@@ -9,10 +9,9 @@ use crate::objective::Objectived;
 use crate::report::Progress;
 use crate::samegame;
 use crate::search::anytime::{self, Control, Scored};
-use crate::search::Stopped;
 
 use super::fast::anytime_search;
-use super::Setup;
+use super::{Searched, Setup};
 
 /// How long the anytime search runs when it is the only search and no time limit is set.
 pub const DEFAULT_ANYTIME_LIMIT: Duration = Duration::from_secs(10);
@@ -29,16 +28,15 @@ pub const EXACT_TILES: u32 = 40;
 /// [`EXACT_POSITIONS`]); otherwise, or with `no_proof`, the anytime search until the time
 /// limit ([`DEFAULT_ANYTIME_LIMIT`] if none). Every improvement is reported with its time.
 /// With `fast` (the same position in [`samegame`]'s byte engine, for the score), that
-/// engine's beam search is the anytime search. Returns (moves, proven, nodes, why the
-/// search stopped early: unless proven, the user's interrupt or the anytime search's time
-/// limit, when either has come).
+/// engine's beam search is the anytime search. Unless proven, it ran until the user's
+/// interrupt or the anytime search's time limit, and says which.
 pub(super) fn best_value<B: Bits>(
     q: &Objectived<B>,
     start: &ClickBoard<B>,
     setup: &Setup,
     fast: Option<samegame::Board>,
     on_progress: &mut dyn FnMut(Progress),
-) -> (Vec<Click>, bool, u64, Option<Stopped>) {
+) -> Searched {
     let game = q.game;
     let progress = |moves: &[Click], elapsed: Duration| {
         let end = crate::search::replay(game, start, moves).expect("solutions are legal");
@@ -96,12 +94,13 @@ pub(super) fn best_value<B: Bits>(
     let best = ctl.best().map(|b| b.1).unwrap_or_default();
     // Proven by the exact search, or when the best meets the start's upper bound.
     let proven = proven || ctl.reached_target();
-    let stopped = if proven {
-        None
-    } else {
-        any_opts
-            .stopped()
-            .or(ctl.filled().then_some(Stopped::Memory))
-    };
-    (best, proven, 0, stopped)
+    let stopped = if proven { None } else { any_opts.stopped() };
+    Searched {
+        moves: best,
+        proven,
+        lower: 0,
+        nodes: 0,
+        stopped,
+        filled: ctl.filled(),
+    }
 }

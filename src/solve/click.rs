@@ -14,7 +14,7 @@ use crate::samegame;
 
 use super::best_value::best_value;
 use super::fewest_moves::{fewest_moves, PROVABLE_CELLS};
-use super::Setup;
+use super::{Searched, Setup};
 
 /// Solves a click-game board under `setup`, reporting progress to `on_progress`.
 pub(super) fn solve<B: Bits>(
@@ -46,26 +46,31 @@ pub(super) fn solve<B: Bits>(
     let fast = (setup.rules.clickable == Clickable::Any && setup.rules.sideways == Sideways::Left)
         .then(|| samegame::Board::from_grid(grid))
         .flatten();
-    let (mut moves, mut proven, mut lower, mut nodes, mut stopped) = match objective {
+    let mut found = match objective {
         Objective::Moves => {
             let provable = grid.width() * grid.height() <= PROVABLE_CELLS;
             fewest_moves(game, &scored, board, setup, provable, fast, on_progress)
         }
-        Objective::Tiles | Objective::Score => {
-            let (moves, proven, nodes, stopped) =
-                best_value(&scored, board, setup, fast, on_progress);
-            (moves, proven, 0, nodes, stopped)
-        }
+        Objective::Tiles | Objective::Score => best_value(&scored, board, setup, fast, on_progress),
     };
-    if objective == Objective::Moves && lower >= INFINITE {
+    if objective == Objective::Moves && found.lower >= INFINITE {
         // The search proved that no line of play clears the board (the bound could not
         // tell beforehand): the answer is the fewest tiles left, as for Clickomania.
         objective = Objective::Tiles;
         let tiles = Objectived::new(&ranking, objective);
-        let (m, p, n, s) = best_value(&tiles, board, setup, fast, on_progress);
-        (moves, proven, lower, nodes, stopped) = (m, p, 0, nodes + n, s);
+        let nodes = found.nodes;
+        found = best_value(&tiles, board, setup, fast, on_progress);
+        found.nodes += nodes;
         note = Some("the board cannot be cleared: the answer is the fewest tiles left".into());
     }
+    let Searched {
+        moves,
+        proven,
+        lower,
+        nodes,
+        stopped,
+        filled,
+    } = found;
     if objective == Objective::Moves
         && !moves.is_empty()
         && crate::search::replay(game, board, &moves).is_some_and(|e| !game.is_solved(&e))
@@ -92,6 +97,17 @@ pub(super) fn solve<B: Bits>(
             "the board cannot be cleared: {} tiles are left at best",
             report.tiles_left
         ));
+    }
+    if filled {
+        let filled = format!(
+            "the anytime search's beams filled their memory (--memory {} MiB): NRPA went on \
+             within it",
+            setup.search.memory >> 20
+        );
+        note = Some(match note {
+            Some(n) => format!("{n}; {filled}"),
+            None => filled,
+        });
     }
     report.note = note;
     if setup.certify {

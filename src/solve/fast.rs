@@ -85,6 +85,20 @@ fn fast_search<B: Bits>(
     let sets = samegame::default_sets(goal);
     // the portfolio's beams run side by side within the memory budget
     let max_width = samegame::widest(opts.memory, sets.len());
+    let nrpa = || {
+        samegame::nrpa(
+            samegame::Start::at(fb),
+            min_group,
+            goal,
+            &samegame::Nrpa::default(),
+            threads,
+            None,
+            &std::sync::atomic::AtomicI64::new(i64::MIN),
+            &found,
+            &opts.stop,
+            opts.deadline(),
+        );
+    };
     match method {
         Method::Beam if goal == Objective::Score && opts.deadline().is_some() => {
             // The portfolio for SEEDED_PART of the time, then NRPA from its best line.
@@ -125,22 +139,12 @@ fn fast_search<B: Bits>(
                 opts.deadline(),
             );
             if capped {
+                // the beams have filled their memory: NRPA goes on within it
                 ctl.fill();
+                crate::memory::give_back_freed();
+                nrpa();
             }
         }
-        Method::Nrpa => {
-            samegame::nrpa(
-                samegame::Start::at(fb),
-                min_group,
-                goal,
-                &samegame::Nrpa::default(),
-                threads,
-                None,
-                &std::sync::atomic::AtomicI64::new(i64::MIN),
-                &found,
-                &opts.stop,
-                opts.deadline(),
-            );
-        }
+        Method::Nrpa => nrpa(),
     }
 }

@@ -16,7 +16,7 @@ use crate::search::{ida_star, Event, Outcome, SearchOptions, Stopped};
 
 use super::best_value::DEFAULT_ANYTIME_LIMIT;
 use super::fast::anytime_search;
-use super::Setup;
+use super::{Searched, Setup};
 
 /// How long the anytime search runs beside IDA* on boards small enough to prove
 /// ([`PROVABLE_CELLS`]); on bigger ones it runs as long as IDA*.
@@ -70,8 +70,7 @@ impl<M> Drop for PanicNotice<M> {
 /// search's target (reaching it stops it), and IDA* is stopped as soon as its lower bound
 /// reaches the best solution's length. With `no_proof`, the anytime search alone on every
 /// thread. With `fast` (the same position in [`samegame`]'s byte engine), that engine's
-/// beam search is the anytime search. Returns (moves, proven, lower bound, nodes, why the
-/// search stopped early): unless proven, IDA* ran until the user's interrupt or the time
+/// beam search is the anytime search. Unless proven, IDA* ran until the user's interrupt or the time
 /// limit (it has no other way to end unproven: its table replaces entries when full), and
 /// with `no_proof` the anytime search until those or [`DEFAULT_ANYTIME_LIMIT`].
 pub(super) fn fewest_moves<B: Bits>(
@@ -82,10 +81,17 @@ pub(super) fn fewest_moves<B: Bits>(
     provable: bool,
     fast: Option<samegame::Board>,
     on_progress: &mut dyn FnMut(Progress),
-) -> (Vec<Click>, bool, u32, u64, Option<Stopped>) {
+) -> Searched {
     let opts = &setup.search;
     if p.is_solved(start) {
-        return (Vec::new(), true, 0, 0, None);
+        return Searched {
+            moves: Vec::new(),
+            proven: true,
+            lower: 0,
+            nodes: 0,
+            stopped: None,
+            filled: false,
+        };
     }
     // The first bound and the first answer come from the game without its edge bound,
     // which takes no time: the edge bound's relaxed games may take a second or more to
@@ -259,11 +265,18 @@ pub(super) fn fewest_moves<B: Bits>(
     let stopped = if proven {
         None
     } else if setup.no_proof {
-        Stopped::by(&opts.stop, any_opts.deadline()).or(ctl.filled().then_some(Stopped::Memory))
+        Stopped::by(&opts.stop, any_opts.deadline())
     } else {
         opts.stopped()
     };
-    (best, proven, lower, nodes, stopped)
+    Searched {
+        moves: best,
+        proven,
+        lower,
+        nodes,
+        stopped,
+        filled: ctl.filled(),
+    }
 }
 
 #[cfg(test)]

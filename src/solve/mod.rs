@@ -46,9 +46,26 @@ pub use crate::generate::generate;
 pub use crate::report::{Progress, Replayed, Report, Step, Stopped};
 
 use crate::bits::Bits;
-use crate::click::{ClickBoard, ClickGame};
+use crate::click::{Click, ClickBoard, ClickGame};
 use crate::grid::{BoardError, Grid};
 use crate::rules::Game;
+
+/// What a click-game search for one objective ended with.
+struct Searched {
+    /// The best line found.
+    moves: Vec<Click>,
+    /// Proven optimal.
+    proven: bool,
+    /// The best lower bound on the moves (fewest moves only; 0 otherwise).
+    lower: u32,
+    /// Positions IDA* expanded.
+    nodes: u64,
+    /// Why the search ended before it had finished, if it did.
+    stopped: Option<Stopped>,
+    /// The anytime search's beams reached their memory, and NRPA went on in their place
+    /// ([`crate::search::anytime::Control::filled`]).
+    filled: bool,
+}
 
 /// Solves a board under `setup`, reporting progress to `on_progress`: Flood-It with its
 /// own solver ([`crate::floodit::solve`]), the click games with `click::solve`.
