@@ -84,7 +84,7 @@ pub struct Control<'a, M> {
     on_improve: Box<Improve<'a, M>>,
     /// The bytes the search's buffers may take ([`SearchOptions::memory`]).
     memory: usize,
-    /// Set when the search stopped short of its limits to stay within `memory`.
+    /// Set when the beams reached `memory` and NRPA went on in their place.
     filled: AtomicBool,
 }
 
@@ -108,9 +108,11 @@ impl<'a, M: Clone> Control<'a, M> {
         }
     }
 
-    /// Records that the beams reached the memory budget.
+    /// Records that the beams reached the memory budget, and asks the allocator to give
+    /// back what they freed before the search goes on in their place.
     pub fn fill(&self) {
         self.filled.store(true, Ordering::Relaxed);
+        crate::memory::give_back_freed();
     }
 
     /// Did the beams reach the memory budget (a wider one would not fit), so that NRPA
@@ -193,7 +195,6 @@ pub fn anytime<P: Scored>(
                 // its policy, a few entries per move played) goes on within it.
                 if bytes.saturating_mul(NEXT_BEAM) > ctl.memory {
                     ctl.fill();
-                    crate::memory::give_back_freed();
                     nrpa_until_done(p, start, threads, ctl);
                     break;
                 }

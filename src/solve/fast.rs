@@ -141,7 +141,6 @@ fn fast_search<B: Bits>(
             if capped {
                 // the beams have filled their memory: NRPA goes on within it
                 ctl.fill();
-                crate::memory::give_back_freed();
                 nrpa();
             }
         }
