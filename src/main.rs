@@ -40,7 +40,6 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    tumble::memory::give_back_large_blocks();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

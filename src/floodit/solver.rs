@@ -767,11 +767,7 @@ pub fn astar<const N: usize>(
         drop(open);
         // The freed index and open list can stay in the allocator's heap; handing those
         // pages back lets the deepening's table take their place within the budget.
-        #[cfg(all(target_os = "linux", target_env = "gnu"))]
-        // SAFETY: `malloc_trim` only returns free heap memory to the system.
-        unsafe {
-            libc::malloc_trim(0);
-        }
+        crate::memory::give_back_freed();
         let used = nodes.capacity() * std::mem::size_of::<Node<N>>()
             + frontier.capacity() * std::mem::size_of::<Frontier>();
         let d = frontier::deepen(
