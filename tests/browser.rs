@@ -1,7 +1,8 @@
 //! The page of `tumble serve` in a real headless Chromium, driven over the DevTools protocol:
 //! paint a board and solve it, load NRK Former by date, upload a screenshot, play and undo.
 //! Every test starts its own `tumble serve --port 0` and its own browser, and saves
-//! screenshots of the page under `target/browser/`.
+//! screenshots of the page under `target/browser/`. One more has the browser draw Former
+//! pages in NRK's style for `tumble read` (a renderer not ours).
 //!
 //! Run with `cargo test --release --features browser --test browser`; Debian's `chromium`
 //! must be installed (a missing browser fails the tests, it never skips them).
@@ -634,4 +635,105 @@ fn play_two_clicks_from_a_shared_link_and_undo_one() {
     );
     assert!(info.contains("1 move made"), "the play line says {info:?}");
     p.phone_shot("how-far-phone");
+}
+
+/// A Former page in the style of NRK's, drawn by the browser (a renderer not ours: its own
+/// anti-aliasing, rounded corners and fonts) in four looks (dark or light page, gaps from
+/// none to wide, corners from square to round, a white mark in the middle of each tile as
+/// NRK's tiles have), on a phone and on a desktop, with a title, a move counter and buttons
+/// in a tile colour around the board: `tumble read --game former` reads each screenshot as
+/// the board of its date.
+#[test]
+fn nrk_style_pages_drawn_by_the_browser_read_back_exactly() {
+    let _one = one_at_a_time();
+    let dir = shots_dir().join("nrk-style");
+    std::fs::create_dir_all(&dir).expect("create target/browser/nrk-style");
+    // (page, text, gap in px, corner radius in % of the tile, the mark's size in %)
+    let looks = [
+        ("#0e1a3b", "#ffffff", 6, 12, 26),
+        ("#ffffff", "#111111", 4, 22, 30),
+        ("#f3ead9", "#111111", 0, 4, 22),
+        ("#222222", "#ffffff", 10, 30, 28),
+    ];
+    let mut b = Browser::launch(PHONE.0, PHONE.1);
+    let mut cases = 0;
+    for (d, date) in ["2024-12-07", "2025-03-14", "2025-12-24", "2026-11-24"]
+        .iter()
+        .enumerate()
+    {
+        let out = Command::new(TUMBLE)
+            .args(["gen", "--date", date])
+            .output()
+            .expect("run tumble gen");
+        assert!(out.status.success(), "tumble gen --date {date}");
+        let board = String::from_utf8(out.stdout).expect("utf-8");
+        for (l, &(page, text, gap, radius, mark)) in looks.iter().enumerate() {
+            let html = nrk_style_page(&board, page, text, gap, radius, mark);
+            let file = dir.join(format!("{date}-{l}.html"));
+            std::fs::write(&file, html).expect("write the page");
+            for (screen, (w, h), mobile) in [("phone", PHONE, true), ("desktop", DESKTOP, false)] {
+                b.set_viewport(w, h, mobile);
+                b.navigate(&format!("file://{}", file.display()));
+                let shot = dir.join(format!("{date}-{l}-{screen}.png"));
+                b.screenshot(&shot);
+                let read = Command::new(TUMBLE)
+                    .args(["read", "--game", "former"])
+                    .arg(&shot)
+                    .output()
+                    .expect("run tumble read");
+                assert_eq!(
+                    String::from_utf8_lossy(&read.stdout).trim(),
+                    board.trim(),
+                    "{date}, look {l}, {screen}: {}",
+                    String::from_utf8_lossy(&read.stderr).trim()
+                );
+                cases += 1;
+            }
+        }
+        // every look on both screens for each date so far
+        assert_eq!(cases, (d + 1) * looks.len() * 2);
+    }
+    assert_eq!(cases, 32);
+}
+
+/// A page with the Former board `board` (rows top first, NRK's letters) in NRK's colours.
+fn nrk_style_page(board: &str, page: &str, text: &str, gap: u32, radius: u32, mark: u32) -> String {
+    let colour = |c: char| match c {
+        'O' => "#FF9C54",
+        'P' => "#F958AB",
+        'G' => "#5DC479",
+        _ => "#35B1E7",
+    };
+    // each colour its own white mark, as on NRK's tiles
+    let shape = |c: char| match c {
+        'O' => "border-radius:50%",
+        'P' => "",
+        'G' => "clip-path:polygon(50% 0,100% 100%,0 100%)",
+        _ => "transform:rotate(45deg) scale(.8)",
+    };
+    let tiles: String = board
+        .lines()
+        .flat_map(|r| r.trim().chars())
+        .map(|c| {
+            format!(
+                "<div class=t style=\"background:{}\"><div class=m style=\"{}\"></div></div>",
+                colour(c),
+                shape(c)
+            )
+        })
+        .collect();
+    format!(
+        "<!doctype html><html><head><meta name=viewport content=\"width=device-width\"><style>\
+         body {{ margin:0; background:{page}; color:{text}; font-family:sans-serif }}\
+         header {{ display:flex; justify-content:space-between; padding:14px; font-weight:bold }}\
+         h1 {{ text-align:center; margin:12px 0 4px }} p {{ text-align:center; margin:0 0 16px }}\
+         .g {{ display:grid; grid-template-columns:repeat(7,1fr); gap:{gap}px; max-width:440px; margin:0 auto; padding:0 16px }}\
+         .t {{ aspect-ratio:1; border-radius:{radius}%; display:flex; align-items:center; justify-content:center }}\
+         .m {{ width:{mark}%; height:{mark}%; background:rgba(255,255,255,.92) }}\
+         nav {{ display:flex; gap:12px; justify-content:center; margin:22px 0 }}\
+         nav span {{ padding:12px 22px; border-radius:24px; background:#FF9C54; color:#fff; font-weight:bold }}\
+         </style></head><body><header><span>NRK</span><span>&#9776;</span></header>\
+         <h1>Former</h1><p>Trekk: 0 &middot; Dagens rekord: 13</p><div class=g>{tiles}</div>\
+         <nav><span>Angre</span><span>Start p&aring; nytt</span></nav></body></html>"
+    )
 }

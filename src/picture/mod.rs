@@ -39,9 +39,12 @@
 //!    Otherwise the board's edges are unknown: SameGame and Clickomania boards are then
 //!    sized from their tiles (a board that plays the same), other reads are refused
 //!    (Flood-It boards, always full, are their tiles' extent). A tile colour found just
-//!    outside the board also refuses it.
-//! 6. Each cell's colour is the robust mean of a central patch (the median, then the mean of
-//!    the pixels near it, so a white mark, JPEG ringing or blur do not count). The board
+//!    outside the board also refuses it, unless every tile of the board fills its face
+//!    in its colour near each side's middle and the patch outside does not (a button
+//!    beside the board, not a tile of its lattice).
+//! 6. Each cell's colour is the robust mean of a central patch 0.6 of the face across (the
+//!    median, then the mean of the pixels near it, so a white mark of up to a third of
+//!    the tile, JPEG ringing or blur do not count). The board
 //!    background reads as empty; Former tiles map to NRK's colours by CIELAB distance, other
 //!    games' tiles are clustered in CIELAB into at most K colours labelled `A`, `B`, … in order
 //!    of first appearance from the top left. A cluster whose two halves lie apart by more

@@ -554,6 +554,25 @@ fn sample(img: &RgbImage, cx: f64, cy: f64, half: i64) -> (Rgb, f64) {
     (mean, n as f64 / pixels.len() as f64)
 }
 
+/// Whether a tile of colour `colour` centred at `(cx, cy)` fills its face of size `face`:
+/// the colour is seen a little inside the middle of each of the face's four sides, clear
+/// of a mark drawn in the tile's middle, of a border drawn along its edge, and of rounded
+/// corners (even a round tile reaches there). A point off the picture counts as filled.
+fn fills_face(img: &RgbImage, cx: f64, cy: f64, face: (f64, f64), colour: Lab, reach: f32) -> bool {
+    let (dx, dy) = (0.35 * face.0, 0.35 * face.1);
+    let half = ((0.05 * face.0.min(face.1)).round() as i64).max(1);
+    let (w, h) = (img.width() as f64, img.height() as f64);
+    [(cx - dx, cy), (cx + dx, cy), (cx, cy - dy), (cx, cy + dy)]
+        .iter()
+        .all(|&(x, y)| {
+            if x < 0.0 || y < 0.0 || x >= w || y >= h {
+                return true;
+            }
+            let (rgb, agree) = sample(img, x, y, half);
+            agree >= 0.6 && colour.delta(lab(rgb)) <= reach
+        })
+}
+
 /// A lattice cell `(i, j)`: column `i`, row `j` counted downwards.
 type Cell = (i64, i64);
 
@@ -1206,7 +1225,7 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
     }
 
     // The cells' colours.
-    let half = ((0.2 * lat.face.0.min(lat.face.1)).round() as i64).max(1);
+    let half = ((0.3 * lat.face.0.min(lat.face.1)).round() as i64).max(1);
     let mut samples = Vec::with_capacity(width * height);
     for r in 0..height {
         for x in 0..width {
@@ -1400,7 +1419,20 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
         tile_reach = CLUSTER_DELTA;
     }
     // No tile just outside the board: a tile there means the board's edge was misplaced
-    // (a row or column of tiles went unseen).
+    // (a row or column of tiles went unseen). Where every tile of the board fills its face
+    // out to near its edges in its own colour, a patch of a tile colour just outside that
+    // does not (a button or a banner beside the board, off the lattice) is not a tile; in
+    // any other style each tile-coloured patch there counts as one.
+    let centre = |k: usize| {
+        let (x, y) = (k % width, k / width);
+        (lat.x.at(left + x as i64), lat.y.at(top + y as i64))
+    };
+    let filled = kinds.iter().enumerate().all(|(k, kind)| {
+        kind.is_none_or(|n| {
+            let (cx, cy) = centre(k);
+            fills_face(img, cx, cy, lat.face, tile_colours[n], tile_reach)
+        })
+    });
     let mut outside = Vec::new();
     for r in -1..=height as i64 {
         outside.push((left - 1, top + r));
@@ -1417,7 +1449,9 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
         }
         let (rgb, agree) = sample(img, cx, cy, half);
         let c = lab(rgb);
-        if agree >= 0.6 && !is_empty(c) && tile_colours.iter().any(|t| t.delta(c) <= tile_reach) {
+        let tile = tile_colours.iter().find(|t| t.delta(c) <= tile_reach);
+        let off_lattice = |t: &Lab| filled && !fills_face(img, cx, cy, lat.face, *t, tile_reach);
+        if agree >= 0.6 && !is_empty(c) && tile.is_some_and(|t| !off_lattice(t)) {
             return Err(no_grid(
                 options,
                 format!(
