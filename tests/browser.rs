@@ -698,11 +698,12 @@ fn nrk_style_pages_drawn_by_the_browser_read_back_exactly() {
 
 /// A page with the Former board `board` (rows top first, NRK's letters) in NRK's colours.
 fn nrk_style_page(board: &str, page: &str, text: &str, gap: u32, radius: u32, mark: u32) -> String {
-    let colour = |c: char| match c {
-        'O' => "#FF9C54",
-        'P' => "#F958AB",
-        'G' => "#5DC479",
-        _ => "#35B1E7",
+    let colour = |c: char| {
+        let (_, [r, g, b]) = tumble::picture::FORMER_COLOURS
+            .into_iter()
+            .find(|&(letter, _)| letter == c)
+            .unwrap_or_else(|| panic!("{c:?} is not one of NRK's letters"));
+        format!("#{r:02x}{g:02x}{b:02x}")
     };
     // each colour its own white mark, as on NRK's tiles
     let shape = |c: char| match c {
@@ -711,6 +712,7 @@ fn nrk_style_page(board: &str, page: &str, text: &str, gap: u32, radius: u32, ma
         'G' => "clip-path:polygon(50% 0,100% 100%,0 100%)",
         _ => "transform:rotate(45deg) scale(.8)",
     };
+    let orange = colour('O');
     let tiles: String = board
         .lines()
         .flat_map(|r| r.trim().chars())
@@ -731,7 +733,7 @@ fn nrk_style_page(board: &str, page: &str, text: &str, gap: u32, radius: u32, ma
          .t {{ aspect-ratio:1; border-radius:{radius}%; display:flex; align-items:center; justify-content:center }}\
          .m {{ width:{mark}%; height:{mark}%; background:rgba(255,255,255,.92) }}\
          nav {{ display:flex; gap:12px; justify-content:center; margin:22px 0 }}\
-         nav span {{ padding:12px 22px; border-radius:24px; background:#FF9C54; color:#fff; font-weight:bold }}\
+         nav span {{ padding:12px 22px; border-radius:24px; background:{orange}; color:#fff; font-weight:bold }}\
          </style></head><body><header><span>NRK</span><span>&#9776;</span></header>\
          <h1>Former</h1><p>Trekk: 0 &middot; Dagens rekord: 13</p><div class=g>{tiles}</div>\
          <nav><span>Angre</span><span>Start p&aring; nytt</span></nav></body></html>"

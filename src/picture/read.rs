@@ -1226,13 +1226,15 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
 
     // The cells' colours.
     let half = ((0.3 * lat.face.0.min(lat.face.1)).round() as i64).max(1);
-    let mut samples = Vec::with_capacity(width * height);
-    for r in 0..height {
-        for x in 0..width {
-            let (cx, cy) = (lat.x.at(left + x as i64), lat.y.at(top + r as i64));
-            samples.push(sample(img, cx, cy, half));
-        }
-    }
+    // The middle of each cell, rows from the top.
+    let cell_centres: Vec<(f64, f64)> = (0..height as i64)
+        .flat_map(|r| (0..width as i64).map(move |x| (x, r)))
+        .map(|(x, r)| (lat.x.at(left + x), lat.y.at(top + r)))
+        .collect();
+    let samples: Vec<(Rgb, f64)> = cell_centres
+        .iter()
+        .map(|&(cx, cy)| sample(img, cx, cy, half))
+        .collect();
     // (x, y) of sample k in board coordinates (y = 0 the bottom row).
     let at = |k: usize| (k % width, height - 1 - k / width);
     let bg = background.map(lab);
@@ -1423,16 +1425,16 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
     // out to near its edges in its own colour, a patch of a tile colour just outside that
     // does not (a button or a banner beside the board, off the lattice) is not a tile; in
     // any other style each tile-coloured patch there counts as one.
-    let centre = |k: usize| {
-        let (x, y) = (k % width, k / width);
-        (lat.x.at(left + x as i64), lat.y.at(top + y as i64))
-    };
-    let filled = kinds.iter().enumerate().all(|(k, kind)| {
-        kind.is_none_or(|n| {
-            let (cx, cy) = centre(k);
-            fills_face(img, cx, cy, lat.face, tile_colours[n], tile_reach)
+    // (Whether the board's tiles fill their faces is asked only once a patch outside fails
+    // to, and then once for all.)
+    let filled = std::cell::OnceCell::new();
+    let board_filled = || {
+        *filled.get_or_init(|| {
+            kinds.iter().zip(&cell_centres).all(|(kind, &(cx, cy))| {
+                kind.is_none_or(|n| fills_face(img, cx, cy, lat.face, tile_colours[n], tile_reach))
+            })
         })
-    });
+    };
     let mut outside = Vec::new();
     for r in -1..=height as i64 {
         outside.push((left - 1, top + r));
@@ -1450,7 +1452,8 @@ pub fn read_image(img: &RgbImage, options: &ReadOptions) -> Result<Reading, Pict
         let (rgb, agree) = sample(img, cx, cy, half);
         let c = lab(rgb);
         let tile = tile_colours.iter().find(|t| t.delta(c) <= tile_reach);
-        let off_lattice = |t: &Lab| filled && !fills_face(img, cx, cy, lat.face, *t, tile_reach);
+        let off_lattice =
+            |t: &Lab| !fills_face(img, cx, cy, lat.face, *t, tile_reach) && board_filled();
         if agree >= 0.6 && !is_empty(c) && tile.is_some_and(|t| !off_lattice(t)) {
             return Err(no_grid(
                 options,
