@@ -10,7 +10,7 @@ use crate::bits::Bits;
 use crate::click::{Click, ClickBoard, ClickGame};
 use crate::puzzle::{Puzzle, INFINITE};
 use crate::rules::{points, Objective, CLEARED, TILE, UNCLEARED};
-use crate::search::anytime::Scored;
+use crate::search::anytime::{ranked_children_of, Ranked, Scored, Standing};
 
 /// A click game with an objective.
 pub struct Objectived<'a, B: Bits> {
@@ -63,6 +63,36 @@ impl<'a, B: Bits> Objectived<'a, B> {
     fn stuck(&self, s: &ClickBoard<B>) -> u32 {
         let min = self.game.rules.min_group;
         self.counts(s).filter(|&n| n > 0 && n < min).sum()
+    }
+
+    /// The beam search's guess of the clicks still needed from `s`, by `ranking`, as an
+    /// estimate (higher is better), given its column-run bound `runs`
+    /// ([`ClickGame::runs_bound`]) and its clicks bound `lb` (the column runs and the
+    /// edge bound): fewer `2·bound + groups` first, then fewer tiles, where the bound is
+    /// `runs` for ranking 0 and `lb` for ranking 1. Neither ranking does as well as both:
+    /// on NRK's Former boards each finds, within a second, optimal lines on boards where the
+    /// other does not (`docs/benchmarks.md`). With a smallest group of 2, also by the
+    /// most plentiful colour's `4·(n − 2)²` (keeps it whole for one big last group, which
+    /// helps clearing).
+    fn moves_estimate(&self, s: &ClickBoard<B>, runs: u32, lb: u32, ranking: usize) -> i64 {
+        let bound = if ranking == 0 { runs } else { lb };
+        let guess = bound as i64 * 2 + self.groups(s) as i64;
+        let mut est = -guess * 1024 - s.tiles() as i64;
+        if self.game.rules.min_group >= 2 {
+            let max = self.counts(s).max().unwrap_or(0);
+            est += 4 * points(max);
+        }
+        est
+    }
+
+    /// Does the fewest-moves ranking have the edge bound to use (a second ranking, and
+    /// children bounded from their parent)? Only for the fewest moves on boards with an
+    /// edge bound and groups of one: those always clear, so no line is ranked by the
+    /// tiles it leaves.
+    fn edge_ranked(&self) -> bool {
+        self.objective == Objective::Moves
+            && self.game.edge_slice() > 0
+            && self.game.rules.min_group <= 1
     }
 
     /// `Σ (n_c − 2)²` over colours: the most score the tiles left can still bring (one group
@@ -143,18 +173,31 @@ impl<B: Bits> Scored for Objectived<'_, B> {
         self.assess(s).0
     }
 
+    #[inline]
+    fn assess(&self, s: &Self::State) -> (i64, i64) {
+        self.assess_by(s, 0)
+    }
+
+    /// Two rankings for the fewest moves where the board has an edge bound (see
+    /// [`Objectived::moves_estimate`]), else one.
+    fn rankings(&self) -> usize {
+        if self.edge_ranked() {
+            2
+        } else {
+            1
+        }
+    }
+
     /// The bounds (optimistic) and guesses (estimate) of each objective:
-    /// - moves: `−lb` with `lb` the admissible clicks bound; ranks by `2·runs + groups`
-    ///   (`runs` the column-run bound, [`ClickGame::runs_bound`])
-    ///   (about the clicks still needed), then fewer tiles; with a smallest group of 2,
-    ///   also by the most plentiful colour's `4·(n − 2)²` (keeps it whole, helps clearing);
+    /// - moves: `−lb` with `lb` the admissible clicks bound; ranks as
+    ///   [`Objectived::moves_estimate`] says;
     /// - tiles: no tile of a colour with fewer tiles than the smallest group can go; ranks
     ///   by those stuck tiles, then by fewer groups and colours kept together;
     /// - score: `Σ (n_c − 2)²` (+1000 unless a colour is stuck) bounds what is still to
     ///   come; ranks by the biggest colour's `(n − 2)²`, an eighth of the others',
     ///   `−60` per group and the bonus while still possible.
     #[inline]
-    fn assess(&self, s: &Self::State) -> (i64, i64) {
+    fn assess_by(&self, s: &Self::State, ranking: usize) -> (i64, i64) {
         match self.objective {
             Objective::Moves => {
                 let runs = self.game.runs_bound(s);
@@ -162,18 +205,8 @@ impl<B: Bits> Scored for Objectived<'_, B> {
                     return (UNCLEARED, UNCLEARED);
                 }
                 // The same as `clicks_bound`, without working out the runs twice.
-                let lb = runs.max(self.game.edge_bound(s)) as i64;
-                // The ranking uses the column-run bound alone: the edge bound sharpens
-                // the proof's bound, not the ranking.
-                let guess = runs as i64 * 2 + self.groups(s) as i64;
-                let mut est = -guess * 1024 - s.tiles() as i64;
-                if self.game.rules.min_group >= 2 {
-                    // Boards that may not clear: keep the most plentiful colour for one
-                    // big last group, as for the score.
-                    let max = self.counts(s).max().unwrap_or(0);
-                    est += 4 * points(max);
-                }
-                (-lb, est)
+                let lb = runs.max(self.game.edge_bound(s));
+                (-(lb as i64), self.moves_estimate(s, runs, lb, ranking))
             }
             Objective::Tiles => {
                 let stuck = self.stuck(s) as i64;
@@ -200,6 +233,43 @@ impl<B: Bits> Scored for Objectived<'_, B> {
         }
     }
 
+    /// Where the ranking uses the edge bound, each child is bounded from its parent
+    /// before it is built, as IDA* does ([`Puzzle::bounded_successors`]: only the edge
+    /// slices the click touches are looked at again, and a forced click stands for all,
+    /// which keeps an optimal line), and only children within the bound the floor leaves
+    /// are built.
+    fn ranked_children(
+        &self,
+        s: &Self::State,
+        at: Standing,
+        kids: &mut Vec<(Click, ClickBoard<B>)>,
+        out: &mut Vec<Ranked<Click>>,
+    ) -> bool {
+        if !self.edge_ranked() {
+            return ranked_children_of(self, s, at, kids, out);
+        }
+        // Every board with tiles has a move (a group of one may be clicked, and a
+        // column's bottom tile is in the bottom row).
+        if s.tiles() == 0 {
+            return false;
+        }
+        // A child (value `value − 1`) is kept when `value − 1 − lb > floor`.
+        let room = at.value - 1 - at.floor - 1;
+        if room < 0 {
+            return true;
+        }
+        let mut bounded = Vec::new();
+        self.game
+            .bounded_successors(s, room.min(INFINITE as i64 - 1) as u32, &mut bounded);
+        for (m, child, lb) in bounded {
+            let runs = self.game.runs_bound(&child);
+            let v = at.value - 1;
+            let est = self.moves_estimate(&child, runs, lb, at.ranking);
+            out.push((v + est, v, self.game.key(&child), m));
+        }
+        true
+    }
+
     #[inline]
     fn code(&self, _s: &Self::State, m: &Click) -> u64 {
         (m.cell as u64) | (m.colour as u64) << 16 | (m.size as u64) << 24
@@ -208,11 +278,82 @@ impl<B: Bits> Scored for Objectived<'_, B> {
 
 #[cfg(test)]
 mod tests {
-    use super::Objectived;
-    use crate::click::ClickGame;
+    use super::{Objectived, Ranked};
+    use crate::click::{Click, ClickGame};
     use crate::grid::Grid;
     use crate::rules::{Game, Objective};
     use crate::samegame;
+
+    /// The beam's children bounded from their parent (Former, Figure: the override of
+    /// `ranked_children`) against the children built and then bounded (the default): the
+    /// same children with the same values, each ranked the same by ranking 0 and no lower
+    /// by ranking 1 (a child's edge bound from its parent may be weaker, never stronger,
+    /// than its own), and every child the default keeps against a floor kept too; only a
+    /// forced click may stand alone for all, and it is one of them.
+    #[test]
+    fn children_bounded_from_their_parent_match_those_built_then_bounded() {
+        use crate::search::anytime::{ranked_children_of, Scored, Standing, WORST};
+        let mut rng = fastrand::Rng::with_seed(11);
+        let (mut positions, mut forced, mut pruned, mut weaker) = (0, 0, 0, 0);
+        for (game, w, h) in [(Game::Former, 7, 9), (Game::Figure, 5, 5)] {
+            let rules = game.rules().expect("click rules");
+            for seed in 0..40 {
+                let grid = crate::generate::generate(w, h, 4, seed);
+                let (g, mut s) = ClickGame::<u64>::new(&grid, rules).expect("a click board");
+                let o = Objectived::new(&g, Objective::Moves);
+                assert_eq!(o.rankings(), 2);
+                let mut kids = Vec::new();
+                while s.tiles() > 0 {
+                    let value = -rng.i64(0..20);
+                    for ranking in 0..2 {
+                        let mut all = Vec::new();
+                        let at = |floor| Standing {
+                            value,
+                            floor,
+                            ranking,
+                        };
+                        ranked_children_of(&o, &s, at(WORST), &mut kids, &mut all);
+                        let find =
+                            |k: &Ranked<Click>| all.iter().find(|a| a.2 == k.2 && a.3 == k.3);
+                        for floor in [WORST, value - 12, value - 9, value - 6] {
+                            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                            let a = o.ranked_children(&s, at(floor), &mut kids, &mut fast);
+                            let b = ranked_children_of(&o, &s, at(floor), &mut kids, &mut slow);
+                            assert_eq!(a, b, "both say whether the position has moves");
+                            for k in &fast {
+                                let built = find(k).expect("a child of the position");
+                                assert_eq!(k.1, built.1, "the same value");
+                                assert!(k.0 >= built.0, "ranked no lower");
+                                assert!(ranking == 1 || k.0 == built.0, "ranked the same");
+                                weaker += (k.0 > built.0) as usize;
+                            }
+                            if fast.len() == 1 && all.len() > 1 {
+                                forced += 1;
+                            } else {
+                                for k in &slow {
+                                    assert!(fast.iter().any(|f| f.2 == k.2 && f.3 == k.3));
+                                }
+                            }
+                            pruned += (slow.len() < all.len()) as usize;
+                            positions += 1;
+                        }
+                    }
+                    let mut moves = Vec::new();
+                    o.moves(&s, &mut moves);
+                    let m = moves[rng.usize(..moves.len())];
+                    s = o.play(&s, &m);
+                }
+            }
+        }
+        assert!(positions > 2000, "{positions} positions");
+        assert!(forced > 50, "{forced} forced clicks");
+        assert!(
+            pruned > 500,
+            "{pruned} positions with children pruned by the floor"
+        );
+        assert!(weaker > 0, "{weaker} children ranked higher");
+        println!("{positions} positions, {forced} forced clicks, {pruned} with children pruned, {weaker} children ranked higher");
+    }
 
     /// The group count by Euler's formula is one count in both engines: the bit planes'
     /// (here) and the byte board's ([`samegame::Board::components`]), on random SameGame

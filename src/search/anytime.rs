@@ -9,10 +9,12 @@
 //! Two algorithms, both parallel (a rayon pool of [`SearchOptions::threads`]):
 //!
 //! - [`Method::Beam`]: beam searches of width 1, 2, 4, … (width 1 is the greedy first
-//!   solution). Every level expands the beam in parallel, ranks the children by value so far
-//!   plus [`Scored::estimate`], drops duplicates (by [`Puzzle::key`]) and children whose
-//!   [`Scored::optimistic`] value cannot beat the best solution known, and keeps the best
-//!   `width`. Children are ranked without being stored; only the kept ones are rebuilt.
+//!   solution), each width once per ranking the puzzle offers ([`Scored::rankings`]).
+//!   Every level expands the beam in parallel, ranks the children by value so far plus
+//!   their estimate ([`Scored::ranked_children`]), drops duplicates (by [`Puzzle::key`])
+//!   and children whose [`Scored::optimistic`] value cannot beat the best solution known,
+//!   and keeps the best `width`. Children are ranked without being stored; only the kept
+//!   ones are rebuilt.
 //! - [`Method::Nrpa`]: Nested Rollout Policy Adaptation (Rosin 2011): one independent
 //!   NRPA per thread, restarted when it finishes its top level; playout moves are drawn
 //!   with probability proportional to `exp(policy[code])`.
@@ -57,8 +59,69 @@ pub trait Scored: Puzzle {
     fn assess(&self, s: &Self::State) -> (i64, i64) {
         (self.optimistic(s), self.estimate(s))
     }
+    /// How many rankings of positions the beam search takes turns with, each beam width
+    /// once per ranking (ranking 0 is [`Scored::estimate`]'s). Two rankings that each
+    /// miss what the other finds are worth more than one beam twice as wide.
+    fn rankings(&self) -> usize {
+        1
+    }
+    /// `(optimistic(s), the estimate of s by ranking `ranking`)`.
+    fn assess_by(&self, s: &Self::State, ranking: usize) -> (i64, i64) {
+        let _ = ranking;
+        self.assess(s)
+    }
+    /// The children of `s` for the beam search: each that may beat `at.floor` (its value
+    /// so far plus [`Scored::optimistic`] above it) goes to `out` as (its value so far
+    /// plus its estimate by `at.ranking`, its value so far, its [`Puzzle::key`], its
+    /// move). `kids` is scratch space. Returns whether `s` has a move at all. Override to
+    /// bound children from their parent before building them.
+    fn ranked_children(
+        &self,
+        s: &Self::State,
+        at: Standing,
+        kids: &mut Vec<(Self::Move, Self::State)>,
+        out: &mut Vec<Ranked<Self::Move>>,
+    ) -> bool {
+        ranked_children_of(self, s, at, kids, out)
+    }
     /// A code for `m` in `s`, the key of NRPA's policy.
     fn code(&self, s: &Self::State, m: &Self::Move) -> u64;
+}
+
+/// [`Scored::ranked_children`] from [`Puzzle::successors`] and [`Scored::assess_by`]: every
+/// child built, then bounded.
+pub fn ranked_children_of<P: Scored + ?Sized>(
+    p: &P,
+    s: &P::State,
+    at: Standing,
+    kids: &mut Vec<(P::Move, P::State)>,
+    out: &mut Vec<Ranked<P::Move>>,
+) -> bool {
+    kids.clear();
+    p.successors(s, kids);
+    let any = !kids.is_empty();
+    for (m, child) in kids.drain(..) {
+        let v = at.value + p.reward(s, &m);
+        let (opt, est) = p.assess_by(&child, at.ranking);
+        if v.saturating_add(opt) > at.floor {
+            out.push((v + est, v, p.key(&child), m));
+        }
+    }
+    any
+}
+
+/// A child as the beam search ranks it: (rank, value so far, key, move).
+pub type Ranked<M> = (i64, i64, u64, M);
+
+/// Where a beam node stands as its children are ranked ([`Scored::ranked_children`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Standing {
+    /// The node's value so far.
+    pub value: i64,
+    /// The value a line must beat: the best solution's.
+    pub floor: i64,
+    /// Which of the puzzle's rankings ([`Scored::rankings`]).
+    pub ranking: usize,
 }
 
 /// The anytime algorithms.
@@ -184,10 +247,14 @@ pub fn anytime<P: Scored>(
     pool.install(|| match method {
         Method::Beam => {
             let mut width = 1usize;
-            while !ctl.done() {
-                let (complete, bytes) = beam_measured(p, start, width, ctl);
-                if complete || width >= 1 << 24 {
-                    break;
+            'widths: while !ctl.done() {
+                let mut bytes = 0;
+                for ranking in 0..p.rankings() {
+                    let (complete, b) = beam_measured(p, start, width, ranking, ctl);
+                    if complete || width >= 1 << 24 {
+                        break 'widths;
+                    }
+                    bytes = bytes.max(b);
                 }
                 // A beam twice as wide keeps about twice the positions and children, so
                 // about twice the memory; with room to spare for the unevenness of
@@ -232,9 +299,8 @@ fn nrpa_level<P: Scored>(p: &P, start: &P::State) -> usize {
     }
 }
 
-/// A beam node's children, each as (rank, value, key, parent slot, move), and the node's
-/// own final value when it has no moves.
-type Expansion<M> = (Vec<(i64, i64, u64, u32, M)>, Option<i64>);
+/// A beam node's children, ranked, and the node's own final value when it has no moves.
+type Expansion<M> = (Vec<Ranked<M>>, Option<i64>);
 
 /// How many times the memory of a beam the next, twice as wide, is allowed to take.
 const NEXT_BEAM: usize = 3;
@@ -242,7 +308,7 @@ const NEXT_BEAM: usize = 3;
 /// One beam of `width` from `start`, offering every solution it meets to `ctl`. Returns
 /// true when the beam never had to drop a position (the search was exhaustive).
 pub fn beam<P: Scored>(p: &P, start: &P::State, width: usize, ctl: &Control<P::Move>) -> bool {
-    beam_measured(p, start, width, ctl).0
+    beam_measured(p, start, width, 0, ctl).0
 }
 
 /// [`beam`], and the most bytes its buffers held at once: the levels' moves so far, the
@@ -252,6 +318,7 @@ fn beam_measured<P: Scored>(
     p: &P,
     start: &P::State,
     width: usize,
+    ranking: usize,
     ctl: &Control<P::Move>,
 ) -> (bool, usize) {
     use std::mem::size_of;
@@ -284,25 +351,18 @@ fn beam_measured<P: Scored>(
         // Rank every child: (rank, value, key, parent, move). Terminal parents end here.
         let per_node: Vec<Expansion<P::Move>> = beam
             .par_iter()
-            .enumerate()
-            .map_init(Vec::new, |kids, (slot, node)| {
+            .map_init(Vec::new, |kids, node| {
                 if ctl.done() {
                     return (Vec::new(), None);
                 }
-                kids.clear();
-                p.successors(&node.state, kids);
-                if kids.is_empty() {
+                let mut out = Vec::new();
+                let at = Standing {
+                    value: node.value,
+                    floor: ctl.best_value(),
+                    ranking,
+                };
+                if !p.ranked_children(&node.state, at, kids, &mut out) {
                     return (Vec::new(), Some(node.value + p.terminal(&node.state)));
-                }
-                let floor = ctl.best_value();
-                let mut out = Vec::with_capacity(kids.len());
-                for (m, child) in kids.drain(..) {
-                    let value = node.value + p.reward(&node.state, &m);
-                    let (opt, est) = p.assess(&child);
-                    if value.saturating_add(opt) <= floor {
-                        continue;
-                    }
-                    out.push((value + est, value, p.key(&child), slot as u32, m));
                 }
                 (out, None)
             })
@@ -325,7 +385,10 @@ fn beam_measured<P: Scored>(
                     ctl.offer(v, &moves);
                 }
             }
-            kids.extend(k);
+            kids.extend(
+                k.into_iter()
+                    .map(|(r, v, key, m)| (r, v, key, slot as u32, m)),
+            );
         }
         if kids.is_empty() {
             return (exhaustive, peak);
