@@ -179,7 +179,7 @@ impl<B: Bits> Scored for Objectived<'_, B> {
     }
 
     /// Two rankings for the fewest moves where the board has an edge bound (see
-    /// [`Objectived::moves_estimate`]), else one.
+    /// `moves_estimate`), else one.
     fn rankings(&self) -> usize {
         if self.edge_ranked() {
             2
@@ -190,7 +190,7 @@ impl<B: Bits> Scored for Objectived<'_, B> {
 
     /// The bounds (optimistic) and guesses (estimate) of each objective:
     /// - moves: `−lb` with `lb` the admissible clicks bound; ranks as
-    ///   [`Objectived::moves_estimate`] says;
+    ///   `moves_estimate` says;
     /// - tiles: no tile of a colour with fewer tiles than the smallest group can go; ranks
     ///   by those stuck tiles, then by fewer groups and colours kept together;
     /// - score: `Σ (n_c − 2)²` (+1000 unless a colour is stuck) bounds what is still to
