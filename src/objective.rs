@@ -253,8 +253,9 @@ impl<B: Bits> Scored for Objectived<'_, B> {
         if s.tiles() == 0 {
             return false;
         }
-        // A child (value `value − 1`) is kept when `value − 1 − lb > floor`.
-        let room = at.value - 1 - at.floor - 1;
+        // Every click is worth −1: a child of value `v` is kept when `v − lb > floor`.
+        let v = at.value - 1;
+        let room = v - at.floor - 1;
         if room < 0 {
             return true;
         }
@@ -263,7 +264,6 @@ impl<B: Bits> Scored for Objectived<'_, B> {
             .bounded_successors(s, room.min(INFINITE as i64 - 1) as u32, &mut bounded);
         for (m, child, lb) in bounded {
             let runs = self.game.runs_bound(&child);
-            let v = at.value - 1;
             let est = self.moves_estimate(&child, runs, lb, at.ranking);
             out.push((v + est, v, self.game.key(&child), m));
         }

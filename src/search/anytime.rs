@@ -65,7 +65,7 @@ pub trait Scored: Puzzle {
     fn rankings(&self) -> usize {
         1
     }
-    /// `(optimistic(s), the estimate of s by ranking `ranking`)`.
+    /// [`Scored::optimistic`] of `s` and its estimate by ranking `ranking`.
     fn assess_by(&self, s: &Self::State, ranking: usize) -> (i64, i64) {
         let _ = ranking;
         self.assess(s)
@@ -348,7 +348,7 @@ fn beam_measured<P: Scored>(
         if ctl.done() {
             return (false, peak);
         }
-        // Rank every child: (rank, value, key, parent, move). Terminal parents end here.
+        // Rank every node's children; terminal nodes end here.
         let per_node: Vec<Expansion<P::Move>> = beam
             .par_iter()
             .map_init(Vec::new, |kids, node| {
@@ -385,6 +385,7 @@ fn beam_measured<P: Scored>(
                     ctl.offer(v, &moves);
                 }
             }
+            // (rank, value, key, parent slot, move)
             kids.extend(
                 k.into_iter()
                     .map(|(r, v, key, m)| (r, v, key, slot as u32, m)),
