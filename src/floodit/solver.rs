@@ -156,19 +156,23 @@ pub(super) fn candidate_mask<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: 
 
 /// The regions a free move may not be followed by, to skip dominated move orders: for a
 /// flood `flood` reached from its parent's flood `parent` (settled: no colour eliminable)
-/// by the single move `a` (no elimination after it), the regions adjacent to what `a`
-/// gained; for any other flood, `None` (every candidate is kept).
+/// by the single move `a` (no elimination after it), the regions that `a`'s gain `A` made
+/// neighbours of the flood: adjacent to `A`, outside `flood`, and not adjacent to
+/// `parent`. For any other flood, `None` (every candidate is kept).
 ///
 /// The exchange: let a candidate `b` gain `B` (its regions next to the flood), none of them
-/// adjacent to `a`'s gain `A`. Then `B` lies next to the parent already, so from the parent
-/// the order `b, a` gains `B`, then `A` and also every region of colour `a` adjacent to
-/// `B`. If one of those is outside the child that `a, b` leads to (after its chained
-/// eliminations), the order `b, a` reaches a strictly larger flood with the same number of
-/// moves, which by monotonicity ([`super::bounds`]) needs no more moves to finish; the
-/// eliminations the search chains after `b` and after `a` keep that, since the chain
-/// closure (the least flood above its start with no colour eliminable) grows with its
-/// start. [`dominated`] makes that test, and such a child is not generated. The order
-/// `b, a` is never cut this way itself: `a`'s gain there touches `B`.
+/// among those regions. Then every region of `B` lies next to the parent already, so from
+/// the parent `b` gains exactly `B` (a region of colour `b` next to the parent is next to
+/// the flood, and not in `A`), and the order `b, a` then gains `A` and also every region of
+/// colour `a` adjacent to `B`. If one of those is outside the child that `a, b` leads to
+/// (after its chained eliminations), the order `b, a` reaches a strictly larger flood with
+/// the same number of moves, which by monotonicity ([`super::bounds`]) needs no more moves
+/// to finish; the eliminations the search chains after `b` and after `a` keep that, since
+/// the chain closure (the least flood above its start with no colour eliminable) grows
+/// with its start. [`dominated`] makes that test, and such a child is not generated. The
+/// order `b, a` is never cut this way itself: the region of colour `a` that makes it larger
+/// is not in `A`, so not next to the parent; `b`'s gain made it a neighbour, and `a` gains
+/// it.
 ///
 /// Why an optimal path survives. Give an optimal path (floods `F_1 ⊆ … ⊆ F_L`, `L` the
 /// optimum) the sequence of its flood sizes read from the end, `(|F_L|, …, |F_1|)`, and
@@ -197,7 +201,13 @@ pub(super) fn order_guard<const N: usize>(
     if !set::subset(&gained, e.of_colour(a as usize)) {
         return None; // eliminations followed the move
     }
-    Some(e.union_adjacent(&gained))
+    let mut fresh = set::empty::<N>();
+    set::for_each(&set::and_not(&e.union_adjacent(&gained), flood), |r| {
+        if set::is_empty(&set::and(e.adjacent(r), parent)) {
+            set::insert(&mut fresh, r);
+        }
+    });
+    Some(fresh)
 }
 
 /// Is the child `child` (what candidate `b`, gaining `gained`, leads to from a flood whose
@@ -880,6 +890,69 @@ mod tests {
         }
     }
 
+    /// Along random walks of settled floods, every child that [`dominated`] cuts is beaten by
+    /// the other order: from the parent, `b` then `a` (each with its chained eliminations)
+    /// reaches a strictly larger flood. Counts the cuts, and those where `b`'s gain touches
+    /// `a`'s (the exchange needs only that `b`'s gain lies next to the parent).
+    #[test]
+    fn a_dominated_child_is_beaten_by_the_other_order() {
+        let (mut cuts, mut touching, mut children) = (0, 0, 0);
+        for seed in 0..300u64 {
+            let k = 3 + (seed % 3) as usize;
+            let g = crate::generate::generate(8, 8, k, seed);
+            let (e, p) = Engine::<2>::new(&g, (seed as usize % 8, 3)).unwrap();
+            let mut flood = p.flood;
+            let mut moves = Vec::new();
+            for step in 0.. {
+                let nb = e.neighbours(&flood);
+                if set::is_empty(&nb) {
+                    break;
+                }
+                let (_, eliminable) = bounds::colour_masks(&e, &flood, &nb);
+                if eliminable != 0 {
+                    let c = eliminable.trailing_zeros() as u8;
+                    (flood, _, _) = chain(&e, &flood, &nb, c, &mut moves);
+                    continue;
+                }
+                // a settled parent; a pseudo-random move from it
+                let cands = candidate_mask(&e, &flood, &nb);
+                let pick = (seed as usize * 7 + step * 3) % cands.count_ones() as usize;
+                let a = (0..32u8).filter(|c| cands >> c & 1 != 0).nth(pick).unwrap();
+                let (x, nbx, _) = chain(&e, &flood, &nb, a, &mut moves);
+                if let Some(guard) = order_guard(&e, &x, &flood, a) {
+                    let gained_a = set::and_not(&x, &flood);
+                    let mut bs = candidate_mask(&e, &x, &nbx);
+                    while bs != 0 {
+                        let b = bs.trailing_zeros() as u8;
+                        bs &= bs - 1;
+                        children += 1;
+                        let gained = set::and(&nbx, e.of_colour(b as usize));
+                        let (child, _, _) = chain(&e, &x, &nbx, b, &mut moves);
+                        if !dominated(&e, &guard, &gained, a, &child) {
+                            continue;
+                        }
+                        cuts += 1;
+                        let near_a = e.union_adjacent(&gained_a);
+                        touching += !set::is_empty(&set::and(&gained, &near_a)) as u32;
+                        let (y, nby, _) = chain(&e, &flood, &nb, b, &mut moves);
+                        let z = if set::is_empty(&set::and(&nby, e.of_colour(a as usize))) {
+                            y
+                        } else {
+                            chain(&e, &y, &nby, a, &mut moves).0
+                        };
+                        assert!(set::subset(&child, &z), "seed {seed} step {step}");
+                        assert!(z != child, "seed {seed} step {step}: not larger");
+                    }
+                }
+                flood = x;
+            }
+        }
+        assert!(
+            cuts > 300 && touching > 200,
+            "{cuts} cuts ({touching} touching) of {children}"
+        );
+    }
+
     #[test]
     fn a_move_that_could_have_come_first_is_dominated() {
         // A S B A C A in a row, start S: after A (gaining the left A), B gains the B, which
@@ -895,7 +968,7 @@ mod tests {
         let mut moves = Vec::new();
         let (child, _, _) = chain(&e, &x.flood, &nb, b, &mut moves);
         assert!(dominated(&e, &guard, &gained, a, &child));
-        // the other order is kept: A's gain touches B's
+        // the other order is kept: A's gain holds the A that B's gain made a neighbour
         let y = e.play(&p, b).unwrap();
         let guard = order_guard(&e, &y.flood, &p.flood, b).expect("a single move");
         let nb = e.neighbours(&y.flood);
