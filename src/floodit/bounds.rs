@@ -135,6 +135,21 @@ pub fn puchert_settled<const N: usize>(
     outside: u32,
     cap: u32,
 ) -> u32 {
+    puchert_settled_near(e, g, nb, outside, cap, || e.union_adjacent(nb))
+}
+
+/// [`puchert_settled`] given a way to get `e.union_adjacent(nb)`, called only when the
+/// colours alone do not settle the bound: the search can often build it from unions it
+/// has at hand.
+#[inline]
+pub fn puchert_settled_near<const N: usize>(
+    e: &Engine<N>,
+    g: &Set<N>,
+    nb: &Set<N>,
+    outside: u32,
+    cap: u32,
+    near: impl FnOnce() -> Set<N>,
+) -> u32 {
     let left = outside.count_ones();
     if left <= 1 || left >= cap {
         return left;
@@ -143,7 +158,7 @@ pub fn puchert_settled<const N: usize>(
         return 1 + left;
     }
     let visited = set::or(g, nb);
-    let frontier = set::and_not(&e.union_adjacent(nb), &visited);
+    let frontier = set::and_not(&near(), &visited);
     finish(e, outside, visited, frontier, 1, cap)
 }
 

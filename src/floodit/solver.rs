@@ -84,11 +84,10 @@ const BEAM_EVERY: usize = 300;
 /// The table of pruned children has `2^PRUNED_BITS` slots.
 const PRUNED_BITS: u32 = 12;
 
-/// Adds the regions `gained` (all of one colour, adjacent to `flood`) to the flood and
-/// updates its neighbours `nb` incrementally.
+/// Adds the regions `gained` (all of one colour, adjacent to `flood`; `more` the regions
+/// adjacent to them) to the flood and updates its neighbours `nb` incrementally.
 #[inline]
-fn absorb<const N: usize>(e: &Engine<N>, flood: &mut Set<N>, nb: &mut Set<N>, gained: &Set<N>) {
-    let more = e.union_adjacent(gained);
+fn absorb<const N: usize>(flood: &mut Set<N>, nb: &mut Set<N>, gained: &Set<N>, more: &Set<N>) {
     for i in 0..N {
         flood[i] |= gained[i];
         nb[i] = (nb[i] | more[i]) & !flood[i];
@@ -106,20 +105,62 @@ pub(super) fn chain<const N: usize>(
     c: u8,
     moves: &mut Vec<u8>,
 ) -> (Set<N>, Set<N>, u32) {
+    let near = e.union_adjacent(&set::and(nb, e.of_colour(c as usize)));
+    chain_near(e, flood, nb, c, &near, moves)
+}
+
+/// [`chain`] given `near`, the regions adjacent to the regions of colour `c` in `nb` (what
+/// the first move gains).
+#[inline]
+pub(super) fn chain_near<const N: usize>(
+    e: &Engine<N>,
+    flood: &Set<N>,
+    nb: &Set<N>,
+    c: u8,
+    near: &Set<N>,
+    moves: &mut Vec<u8>,
+) -> (Set<N>, Set<N>, u32) {
     let (mut f, mut n) = (*flood, *nb);
     let mut c = c;
+    let mut more = *near;
     loop {
         let gained = set::and(&n, e.of_colour(c as usize));
-        absorb(e, &mut f, &mut n, &gained);
+        absorb(&mut f, &mut n, &gained, &more);
         moves.push(c);
         if set::is_empty(&n) {
             return (f, n, 0);
         }
         match bounds::colour_masks(e, &f, &n) {
-            (_, eliminable) if eliminable != 0 => c = eliminable.trailing_zeros() as u8,
+            (_, eliminable) if eliminable != 0 => {
+                c = eliminable.trailing_zeros() as u8;
+                more = e.union_adjacent(&set::and(&n, e.of_colour(c as usize)));
+            }
             (outside, _) => return (f, n, outside),
         }
     }
+}
+
+/// `e.union_adjacent(nb2)` for the neighbours `nb2` after a single move `c` (no elimination
+/// after it) from a flood with neighbours `nb`, given `near[d]`, the regions adjacent to
+/// the regions of colour `d` in `nb`, for each colour `d` in `touching` (those with a
+/// region in `nb`). `nb2` is the old neighbours of the other colours and some new ones, so
+/// the union is theirs (in `near`) and the new ones'.
+#[inline]
+pub(super) fn union_after_move<const N: usize>(
+    e: &Engine<N>,
+    nb: &Set<N>,
+    nb2: &Set<N>,
+    touching: u32,
+    near: &[Set<N>],
+    c: u8,
+) -> Set<N> {
+    let mut u = e.union_adjacent(&set::and_not(nb2, nb));
+    let mut rest = touching & !(1 << c);
+    while rest != 0 {
+        u = set::or(&u, &near[rest.trailing_zeros() as usize]);
+        rest &= rest - 1;
+    }
+    u
 }
 
 /// [`chain`] on a position.
@@ -594,6 +635,7 @@ pub fn astar<const N: usize>(
     // the children of the node being expanded: (flood, neighbours, hash, colours outside,
     // first move, moves in the chain)
     let mut kids: Vec<(Set<N>, Set<N>, u64, u32, u8, u8)> = Vec::new();
+    let mut near = vec![set::empty::<N>(); e.colours()];
     let hash = Engine::<N>::hash(&start.flood);
     if let Err(slot) = index.find(&nodes, &start.flood, hash) {
         index.insert(slot, hash, 0);
@@ -685,12 +727,24 @@ pub fn astar<const N: usize>(
         // First every child's chain, starting the loads of its slots in the tables; then
         // the look-ups, by which time the slots have arrived.
         kids.clear();
+        // near[c]: the regions adjacent to the neighbours of colour `c`, for each colour
+        // touching the flood (their union is `e.union_adjacent(&nb)`), shared by the chains
+        // and the bounds
+        let mut touching = 0u32;
+        for (c, near_c) in near.iter_mut().enumerate() {
+            let of_c = set::and(&nb, e.of_colour(c));
+            if !set::is_empty(&of_c) {
+                touching |= 1 << c;
+                *near_c = e.union_adjacent(&of_c);
+            }
+        }
         let mut cands = candidate_mask(e, &node.flood, &nb);
         while cands != 0 {
             let c = cands.trailing_zeros() as u8;
             cands &= cands - 1;
             moves.clear();
-            let (flood, nb2, outside) = chain(e, &node.flood, &nb, c, &mut moves);
+            let (flood, nb2, outside) =
+                chain_near(e, &node.flood, &nb, c, &near[c as usize], &mut moves);
             if let Some(guard) = &guard {
                 let gained = set::and(&nb, e.of_colour(c as usize));
                 if dominated(e, guard, &gained, node.colour, &flood) {
@@ -737,7 +791,14 @@ pub fn astar<const N: usize>(
                     }
                     // beyond the best length, only that the child reaches it matters
                     let cap = (best.len() - g2) as u32;
-                    let h2 = bounds::puchert_settled(e, &flood, &nb2, outside, cap)
+                    let near_nb2 = || {
+                        if len == 1 {
+                            union_after_move(e, &nb, &nb2, touching, &near, c)
+                        } else {
+                            e.union_adjacent(&nb2)
+                        }
+                    };
+                    let h2 = bounds::puchert_settled_near(e, &flood, &nb2, outside, cap, near_nb2)
                         .max((node.h as u32).saturating_sub(len as u32))
                         as usize;
                     if g2 + h2 >= best.len() {
@@ -893,10 +954,11 @@ mod tests {
     /// Along random walks of settled floods, every child that [`dominated`] cuts is beaten by
     /// the other order: from the parent, `b` then `a` (each with its chained eliminations)
     /// reaches a strictly larger flood. Counts the cuts, and those where `b`'s gain touches
-    /// `a`'s (the exchange needs only that `b`'s gain lies next to the parent).
+    /// `a`'s (the exchange needs only that `b`'s gain lies next to the parent). On the way,
+    /// the unions the A* shares among a flood's children give what the plain calls give.
     #[test]
     fn a_dominated_child_is_beaten_by_the_other_order() {
-        let (mut cuts, mut touching, mut children) = (0, 0, 0);
+        let (mut cuts, mut touch_cuts, mut children, mut unions) = (0, 0, 0, 0);
         for seed in 0..300u64 {
             let k = 3 + (seed % 3) as usize;
             let g = crate::generate::generate(8, 8, k, seed);
@@ -918,7 +980,29 @@ mod tests {
                 let cands = candidate_mask(&e, &flood, &nb);
                 let pick = (seed as usize * 7 + step * 3) % cands.count_ones() as usize;
                 let a = (0..32u8).filter(|c| cands >> c & 1 != 0).nth(pick).unwrap();
-                let (x, nbx, _) = chain(&e, &flood, &nb, a, &mut moves);
+                moves.clear();
+                let (x, nbx, outside) = chain(&e, &flood, &nb, a, &mut moves);
+                // the unions the A* shares among a flood's children
+                let mut near = vec![set::empty::<2>(); e.colours()];
+                let mut touching = 0;
+                for (d, near_d) in near.iter_mut().enumerate() {
+                    let of_d = set::and(&nb, e.of_colour(d));
+                    if !set::is_empty(&of_d) {
+                        touching |= 1 << d;
+                        *near_d = e.union_adjacent(&of_d);
+                    }
+                }
+                let mut again = Vec::new();
+                let xs = chain_near(&e, &flood, &nb, a, &near[a as usize], &mut again);
+                assert!(
+                    xs == (x, nbx, outside) && again == moves,
+                    "seed {seed} step {step}"
+                );
+                if moves.len() == 1 {
+                    unions += 1;
+                    let u = union_after_move(&e, &nb, &nbx, touching, &near, a);
+                    assert!(u == e.union_adjacent(&nbx), "seed {seed} step {step}");
+                }
                 if let Some(guard) = order_guard(&e, &x, &flood, a) {
                     let gained_a = set::and_not(&x, &flood);
                     let mut bs = candidate_mask(&e, &x, &nbx);
@@ -933,7 +1017,7 @@ mod tests {
                         }
                         cuts += 1;
                         let near_a = e.union_adjacent(&gained_a);
-                        touching += !set::is_empty(&set::and(&gained, &near_a)) as u32;
+                        touch_cuts += !set::is_empty(&set::and(&gained, &near_a)) as u32;
                         let (y, nby, _) = chain(&e, &flood, &nb, b, &mut moves);
                         let z = if set::is_empty(&set::and(&nby, e.of_colour(a as usize))) {
                             y
@@ -948,9 +1032,10 @@ mod tests {
             }
         }
         assert!(
-            cuts > 300 && touching > 200,
-            "{cuts} cuts ({touching} touching) of {children}"
+            cuts > 300 && touch_cuts > 200,
+            "{cuts} cuts ({touch_cuts} touching) of {children}"
         );
+        assert!(unions > 1000, "{unions} single moves");
     }
 
     #[test]
