@@ -182,17 +182,56 @@ pub(super) fn play_chain<const N: usize>(
 /// elimination alone if there is one, otherwise every colour touching the flood.
 #[inline]
 pub(super) fn candidate_mask<const N: usize>(e: &Engine<N>, flood: &Set<N>, nb: &Set<N>) -> u32 {
-    let (_, eliminable) = bounds::colour_masks(e, flood, nb);
-    if eliminable != 0 {
-        return eliminable & eliminable.wrapping_neg();
-    }
-    let mut m = 0;
+    let mut touching = 0;
     for c in 0..e.colours() {
         if !set::is_empty(&set::and(nb, e.of_colour(c))) {
-            m |= 1 << c;
+            touching |= 1 << c;
         }
     }
-    m
+    candidates_among(e, flood, nb, touching)
+}
+
+/// [`candidate_mask`] given `touching`, the colours with a region in `nb`. A colour is
+/// eliminable when all its regions lie in the flood and its neighbours and not all in the
+/// flood; every such colour has a region in `nb`, so it is among `touching`, and every
+/// colour in `touching` has one outside the flood.
+#[inline]
+pub(super) fn candidates_among<const N: usize>(
+    e: &Engine<N>,
+    flood: &Set<N>,
+    nb: &Set<N>,
+    touching: u32,
+) -> u32 {
+    let inside = set::or(flood, nb);
+    let mut rest = touching;
+    while rest != 0 {
+        let c = rest.trailing_zeros() as usize;
+        if set::subset(e.of_colour(c), &inside) {
+            return 1 << c;
+        }
+        rest &= rest - 1;
+    }
+    touching
+}
+
+/// For each colour `c` with a region in `nb`, sets `near[c]` to the regions adjacent to
+/// those regions, and returns the mask of these colours (the others' entries are left as
+/// they were). The union of the set entries is `e.union_adjacent(nb)`.
+#[inline]
+pub(super) fn unions_by_colour<const N: usize>(
+    e: &Engine<N>,
+    nb: &Set<N>,
+    near: &mut [Set<N>],
+) -> u32 {
+    let mut touching = 0;
+    for (c, near_c) in near.iter_mut().enumerate().take(e.colours()) {
+        let of_c = set::and(nb, e.of_colour(c));
+        if !set::is_empty(&of_c) {
+            touching |= 1 << c;
+            *near_c = e.union_adjacent(&of_c);
+        }
+    }
+    touching
 }
 
 /// The regions a free move may not be followed by, to skip dominated move orders: for a
@@ -730,15 +769,8 @@ pub fn astar<const N: usize>(
         // near[c]: the regions adjacent to the neighbours of colour `c`, for each colour
         // touching the flood (their union is `e.union_adjacent(&nb)`), shared by the chains
         // and the bounds
-        let mut touching = 0u32;
-        for (c, near_c) in near.iter_mut().enumerate() {
-            let of_c = set::and(&nb, e.of_colour(c));
-            if !set::is_empty(&of_c) {
-                touching |= 1 << c;
-                *near_c = e.union_adjacent(&of_c);
-            }
-        }
-        let mut cands = candidate_mask(e, &node.flood, &nb);
+        let touching = unions_by_colour(e, &nb, &mut near);
+        let mut cands = candidates_among(e, &node.flood, &nb, touching);
         while cands != 0 {
             let c = cands.trailing_zeros() as u8;
             cands &= cands - 1;
@@ -955,10 +987,12 @@ mod tests {
     /// the other order: from the parent, `b` then `a` (each with its chained eliminations)
     /// reaches a strictly larger flood. Counts the cuts, and those where `b`'s gain touches
     /// `a`'s (the exchange needs only that `b`'s gain lies next to the parent). On the way,
-    /// the unions the A* shares among a flood's children give what the plain calls give.
+    /// the unions and candidates the A* shares among a flood's children give what the plain
+    /// calls give.
     #[test]
     fn a_dominated_child_is_beaten_by_the_other_order() {
         let (mut cuts, mut touch_cuts, mut children, mut unions) = (0, 0, 0, 0);
+        let mut eliminations = 0;
         for seed in 0..300u64 {
             let k = 3 + (seed % 3) as usize;
             let g = crate::generate::generate(8, 8, k, seed);
@@ -970,6 +1004,28 @@ mod tests {
                 if set::is_empty(&nb) {
                     break;
                 }
+                // the unions the A* shares among a flood's children, and its candidates,
+                // here and after each single move (before the eliminations it may allow)
+                let mut near = vec![set::empty::<2>(); e.colours()];
+                let touching = unions_by_colour(&e, &nb, &mut near);
+                let mut floods = vec![(flood, nb, touching)];
+                for d in (0..e.colours()).filter(|&d| touching >> d & 1 != 0) {
+                    let f = set::or(&flood, &set::and(&nb, e.of_colour(d)));
+                    let nbf = e.neighbours(&f);
+                    let mut scratch = near.clone();
+                    floods.push((f, nbf, unions_by_colour(&e, &nbf, &mut scratch)));
+                }
+                for (f, nbf, t) in &floods {
+                    let plain = (0..e.colours())
+                        .filter(|&d| !set::is_empty(&set::and(nbf, e.of_colour(d))))
+                        .fold(0u32, |m, d| m | 1 << d);
+                    assert_eq!(*t, plain, "seed {seed} step {step}");
+                    let (_, el) = bounds::colour_masks(&e, f, nbf);
+                    let expected = if el != 0 { el & el.wrapping_neg() } else { *t };
+                    let cands = candidates_among(&e, f, nbf, *t);
+                    assert_eq!(cands, expected, "seed {seed} step {step}");
+                    eliminations += (el != 0) as u32;
+                }
                 let (_, eliminable) = bounds::colour_masks(&e, &flood, &nb);
                 if eliminable != 0 {
                     let c = eliminable.trailing_zeros() as u8;
@@ -977,21 +1033,11 @@ mod tests {
                     continue;
                 }
                 // a settled parent; a pseudo-random move from it
-                let cands = candidate_mask(&e, &flood, &nb);
+                let cands = touching;
                 let pick = (seed as usize * 7 + step * 3) % cands.count_ones() as usize;
                 let a = (0..32u8).filter(|c| cands >> c & 1 != 0).nth(pick).unwrap();
                 moves.clear();
                 let (x, nbx, outside) = chain(&e, &flood, &nb, a, &mut moves);
-                // the unions the A* shares among a flood's children
-                let mut near = vec![set::empty::<2>(); e.colours()];
-                let mut touching = 0;
-                for (d, near_d) in near.iter_mut().enumerate() {
-                    let of_d = set::and(&nb, e.of_colour(d));
-                    if !set::is_empty(&of_d) {
-                        touching |= 1 << d;
-                        *near_d = e.union_adjacent(&of_d);
-                    }
-                }
                 let mut again = Vec::new();
                 let xs = chain_near(&e, &flood, &nb, a, &near[a as usize], &mut again);
                 assert!(
@@ -1036,6 +1082,10 @@ mod tests {
             "{cuts} cuts ({touch_cuts} touching) of {children}"
         );
         assert!(unions > 1000, "{unions} single moves");
+        assert!(
+            eliminations > 300,
+            "{eliminations} floods with an elimination"
+        );
     }
 
     #[test]
