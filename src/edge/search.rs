@@ -39,7 +39,7 @@ impl Side {
         let mut touching = [0u64; 32];
         for c in 0..colours {
             let mut plane = 0u64;
-            for (k, &l) in left.iter().enumerate().take(self.n) {
+            for (k, &l) in left.iter().enumerate() {
                 plane |= pext64(self.of_colour[k][c], l) << (COLUMN * k as u32);
             }
             let mut rest = plane;
@@ -87,9 +87,10 @@ impl Side {
             if known & EXACT != 0 {
                 return (known & !EXACT) as u32 - 1;
             }
-            let mut t = self.lower(inner, mask, known, colours);
+            let mut outer = Outer::NONE;
+            let mut t = self.lower(inner, mask, known, colours, &mut outer);
             while t <= cap {
-                if self.within(inner, mask, t, colours) {
+                if self.within(inner, mask, t, colours, outer) {
                     // (halted, `within` may have said yes without knowing: `t` is then
                     // only a lower bound, not to be remembered as the optimum)
                     if !self.is_halted() {
@@ -132,24 +133,31 @@ impl Side {
     /// and none in the one beside it (each needs a click that takes no tile of the
     /// others: why this holds is [`crate::edge`]'s argument, applied to the `n − 1`
     /// columns inside the `n`).
+    /// The outer columns' optimum comes from `outer` where it holds the same tiles, and
+    /// is left there.
     #[inline]
-    fn lower(&self, inner: &Side, mask: Mask, known: u8, colours: usize) -> u32 {
+    fn lower(&self, inner: &Side, mask: Mask, known: u8, colours: usize, outer: &mut Outer) -> u32 {
         let stored = (known as u32).saturating_sub(1);
-        stored.max(self.inner_lower(inner, mask, colours))
+        stored.max(self.inner_lower(inner, mask, colours, outer))
     }
 
     /// [`Side::lower`] without the memo.
     #[inline]
-    fn inner_lower(&self, inner: &Side, mask: Mask, colours: usize) -> u32 {
+    fn inner_lower(&self, inner: &Side, mask: Mask, colours: usize, outer: &mut Outer) -> u32 {
         let b = self.n - 1;
-        let outer = inner.opt(mask & ((1 << self.offset[b]) - 1), u32::MAX, colours);
-        let left = self.split(mask);
+        let m = mask & ((1 << self.offset[b]) - 1);
+        if m != outer.mask {
+            *outer = Outer {
+                mask: m,
+                opt: inner.opt(m, u32::MAX, colours),
+            };
+        }
+        let (edge, beside) = (&self.placed[b], &self.placed[b - 1]);
         let mut alone = 0;
         for c in 0..colours {
-            let here = |k: usize| self.of_colour[k][c] & left[k] != 0;
-            alone += (here(b) && !here(b - 1)) as u32;
+            alone += (edge[c] & mask != 0 && beside[c] & mask == 0) as u32;
         }
-        outer + alone
+        outer.opt + alone
     }
 
     /// Whether the searches on this board are being stopped ([`crate::edge::EdgeBound::halt`]).
@@ -172,20 +180,30 @@ impl Side {
     /// search behind it, and a yes given while halted is not remembered as exact: the flag
     /// is only set while the searches on the board are stopping, so a yes returned with
     /// the flag clear had no halted answer below it.
-    fn within(&self, inner: &Side, mask: Mask, t: u32, colours: usize) -> bool {
+    ///
+    /// `outer` is the outer columns' tiles and optimum at the position the search came
+    /// from: a move that takes nothing from them leaves the same.
+    fn within(&self, inner: &Side, mask: Mask, t: u32, colours: usize, outer: Outer) -> bool {
         if self.is_halted() {
             return true;
         }
-        // (a mask no position can have is taken as cleared, keeping the bound admissible)
-        let Some(key) = self.key(mask).filter(|_| mask != 0) else {
+        if mask == 0 {
             return true;
-        };
-        // the bound from the inner columns first: it needs no look in this slice's memo,
-        // whose entries are scattered over far more memory
-        let lower = self.inner_lower(inner, mask, colours);
+        }
+        // The bound from the inner columns first: it needs neither this slice's key nor a
+        // look in its memo, whose entries are scattered over far more memory, and it rules
+        // out most positions. (It holds for any position: every mask searched here has a
+        // key, being asked for by `opt`, which checks, or left by a move, which takes
+        // whole runs of one colour from each column it takes from.)
+        let mut outer = outer;
+        let lower = self.inner_lower(inner, mask, colours, &mut outer);
         if lower > t {
             return false;
         }
+        // (a mask no position can have is taken as cleared, keeping the bound admissible)
+        let Some(key) = self.key(mask) else {
+            return true;
+        };
         let known = self.memo.get(key);
         if known & EXACT != 0 {
             return (known & !EXACT) as u32 - 1 <= t;
@@ -195,7 +213,7 @@ impl Side {
             return false;
         }
         if self.moves(mask, colours, |child| {
-            self.within(inner, child, t - 1, colours)
+            self.within(inner, child, t - 1, colours, outer)
         }) {
             if lower == t && !self.is_halted() {
                 self.store(key, t, true);
@@ -206,6 +224,25 @@ impl Side {
         self.store(key, t + 1, false);
         false
     }
+}
+
+/// The tiles left in a slice's outer columns (all but its boundary column) and their
+/// relaxed optimum, as a search last found them: a position whose outer columns hold the
+/// same tiles has the same optimum there, so a move that takes nothing from them need not
+/// look it up again.
+#[derive(Clone, Copy, Debug)]
+struct Outer {
+    mask: Mask,
+    opt: u32,
+}
+
+impl Outer {
+    /// Nothing found yet: no mask of outer columns has every bit (a slice has at most
+    /// [`super::MAX_TILES_4`] tiles).
+    const NONE: Outer = Outer {
+        mask: Mask::MAX,
+        opt: 0,
+    };
 }
 
 /// The group of `plane` (a slice plane, see [`COLUMN`]) holding the tiles `seed`.
@@ -279,7 +316,9 @@ mod tests {
             for m in masks {
                 let opt = side.opt(m, u32::MAX, colours);
                 assert_eq!(opt, memo[&m], "case {case}, columns {cols:?}, mask {m:#b}");
-                deep += usize::from(opt > side.lower(side.inner.as_ref().unwrap(), m, 0, colours));
+                let mut outer = Outer::NONE;
+                let lower = side.lower(side.inner.as_ref().unwrap(), m, 0, colours, &mut outer);
+                deep += usize::from(opt > lower);
             }
         }
         // the search had work to do: its lower bound was below the optimum somewhere

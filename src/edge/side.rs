@@ -35,8 +35,12 @@ pub(super) struct Side {
     pub(super) colours: [Vec<u8>; MAX_SLICE],
     /// For each column and colour, the mask of its starting tiles of that colour.
     pub(super) of_colour: [[Mask; MAX_COLOURS]; MAX_SLICE],
+    /// The same at their place in the slice's mask (shifted by the column's offset).
+    pub(super) placed: [[Mask; MAX_COLOURS]; MAX_SLICE],
     /// For each column, the number of what each set of its starting tiles leaves (see
-    /// [`column_classes`]), and how many numbers there are.
+    /// [`column_classes`]), and how many numbers there are. A column past the slice's
+    /// `n` is empty: its one set gets number 0 of 1, so [`Side::key`] can read all
+    /// [`MAX_SLICE`] of them.
     pub(super) class: [Vec<u16>; MAX_SLICE],
     pub(super) classes: [usize; MAX_SLICE],
     /// By the columns' numbers ([`Side::key`]): 0 not yet known, else the relaxed
@@ -99,9 +103,10 @@ impl Side {
         let mut heights = [0u32; MAX_SLICE];
         let mut offset = [0u32; MAX_SLICE];
         let mut of_colour = [[0 as Mask; MAX_COLOURS]; MAX_SLICE];
+        let mut placed = [[0 as Mask; MAX_COLOURS]; MAX_SLICE];
         let mut colours: [Vec<u8>; MAX_SLICE] = Default::default();
         let mut at = 0;
-        let mut class: [Vec<u16>; MAX_SLICE] = Default::default();
+        let mut class: [Vec<u16>; MAX_SLICE] = [vec![0], vec![0], vec![0], vec![0]];
         let mut classes = [1usize; MAX_SLICE];
         for (k, col) in columns.iter().enumerate() {
             // the columns it shares with its inner slice are numbered there already
@@ -115,6 +120,7 @@ impl Side {
             colours[k] = col.to_vec();
             for (i, &c) in col.iter().enumerate() {
                 of_colour[k][c as usize] |= 1 << i;
+                placed[k][c as usize] |= 1 << (i as u32 + offset[k]);
             }
         }
         assert!(
@@ -135,6 +141,7 @@ impl Side {
             offset,
             colours,
             of_colour,
+            placed,
             memo,
             class,
             classes,
@@ -169,7 +176,9 @@ impl Side {
     #[inline]
     pub(super) fn key(&self, mask: Mask) -> Option<usize> {
         let mut key = 0;
-        for (k, &sub) in self.split(mask)[..self.n].iter().enumerate() {
+        // every column, those past `n` empty (number 0 of 1): a loop of fixed length
+        for k in 0..MAX_SLICE {
+            let sub = (mask >> self.offset[k]) & ((1 << self.heights[k]) - 1);
             let c = self.class[k][sub as usize];
             if c == NONE {
                 return None;
@@ -183,7 +192,7 @@ impl Side {
     #[inline]
     pub(super) fn split(&self, mask: Mask) -> [u64; MAX_SLICE] {
         let mut left = [0u64; MAX_SLICE];
-        for (k, l) in left.iter_mut().enumerate().take(self.n) {
+        for (k, l) in left.iter_mut().enumerate() {
             *l = (mask >> self.offset[k]) & ((1 << self.heights[k]) - 1);
         }
         left
@@ -194,7 +203,7 @@ impl Side {
     #[inline]
     pub(super) fn starting(&self, left: &[u64; MAX_SLICE], taken: impl Fn(usize) -> u64) -> Mask {
         let mut gone: Mask = 0;
-        for (k, &l) in left.iter().enumerate().take(self.n) {
+        for (k, &l) in left.iter().enumerate() {
             gone |= pdep64(taken(k), l) << self.offset[k];
         }
         gone
