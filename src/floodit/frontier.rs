@@ -25,7 +25,10 @@
 
 use std::time::Duration;
 
-use super::solver::{candidate_mask, chain, dominated, order_guard, path, play_chain, Node};
+use super::solver::{
+    candidates_among, chain_near, dominated, order_guard, path, play_chain, union_after_move,
+    unions_by_colour, Node,
+};
 use super::{bounds, set, Engine, Pos, Set};
 use crate::report::Progress;
 use crate::search::{SearchOptions, Stopped};
@@ -130,6 +133,9 @@ struct Search<'a, const N: usize> {
     firsts: Vec<u8>,
     /// A buffer of children per depth.
     kids: Vec<Vec<Kid<N>>>,
+    /// Per depth, the unions of the neighbours' adjacency by colour that a flood's
+    /// children share (as in the A*: see `unions_by_colour`).
+    near: Vec<Vec<Set<N>>>,
     moves: Vec<u8>,
 }
 
@@ -158,19 +164,24 @@ impl<const N: usize> Search<'_, N> {
         if self.stopped.is_some() {
             return false;
         }
+        let e = self.e;
         if self.kids.len() <= level {
             self.kids.resize_with(level + 1, Vec::new);
+            self.near
+                .resize_with(level + 1, || vec![set::empty(); e.colours()]);
         }
         let mut kids = std::mem::take(&mut self.kids[level]);
         kids.clear();
-        let e = self.e;
-        let mut cands = candidate_mask(e, flood, nb);
+        let mut near = std::mem::take(&mut self.near[level]);
+        let touching = unions_by_colour(e, nb, &mut near);
+        let mut cands = candidates_among(e, flood, nb, touching);
         let mut found = false;
         while cands != 0 {
             let c = cands.trailing_zeros() as u8;
             cands &= cands - 1;
             self.moves.clear();
-            let (f2, nb2, outside) = chain(e, flood, nb, c, &mut self.moves);
+            let (f2, nb2, outside) =
+                chain_near(e, flood, nb, c, &near[c as usize], &mut self.moves);
             if let Some(guard) = guard {
                 let gained = set::and(nb, e.of_colour(c as usize));
                 if dominated(e, guard, &gained, last, &f2) {
@@ -191,7 +202,14 @@ impl<const N: usize> Search<'_, N> {
                 continue;
             }
             let cap = (self.bound + 1 - g2) as u32;
-            let h2 = (bounds::puchert_settled(e, &f2, &nb2, outside, cap) as usize)
+            let near_nb2 = || {
+                if len == 1 {
+                    union_after_move(e, nb, &nb2, touching, &near, c)
+                } else {
+                    e.union_adjacent(&nb2)
+                }
+            };
+            let h2 = (bounds::puchert_settled_near(e, &f2, &nb2, outside, cap, near_nb2) as usize)
                 .max(h.saturating_sub(len))
                 .max(self.table.get(&f2));
             if g2 + h2 > self.bound {
@@ -223,6 +241,7 @@ impl<const N: usize> Search<'_, N> {
             }
         }
         self.kids[level] = kids;
+        self.near[level] = near;
         found
     }
 }
@@ -253,6 +272,7 @@ pub(super) fn deepen<const N: usize>(
         stopped: None,
         firsts: Vec::new(),
         kids: Vec::new(),
+        near: Vec::new(),
         moves: Vec::new(),
     };
     let elapsed = || -> Duration { opts.start.elapsed() };
