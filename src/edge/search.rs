@@ -152,11 +152,7 @@ impl Side {
                 opt: inner.opt(m, u32::MAX, colours),
             };
         }
-        let (edge, beside) = (&self.placed[b], &self.placed[b - 1]);
-        let mut alone = 0;
-        for c in 0..colours {
-            alone += (edge[c] & mask != 0 && beside[c] & mask == 0) as u32;
-        }
+        let alone = (self.colours_in(mask, b) & !self.colours_in(mask, b - 1)).count_ones();
         outer.opt + alone
     }
 

@@ -35,8 +35,9 @@ pub(super) struct Side {
     pub(super) colours: [Vec<u8>; MAX_SLICE],
     /// For each column and colour, the mask of its starting tiles of that colour.
     pub(super) of_colour: [[Mask; MAX_COLOURS]; MAX_SLICE],
-    /// The same at their place in the slice's mask (shifted by the column's offset).
-    pub(super) placed: [[Mask; MAX_COLOURS]; MAX_SLICE],
+    /// For each column but the outermost, the colours (a bit each) of each set of its
+    /// starting tiles, by the set's mask.
+    pub(super) present: [Vec<u16>; MAX_SLICE],
     /// For each column, the number of what each set of its starting tiles leaves (see
     /// [`column_classes`]), and how many numbers there are. A column past the slice's
     /// `n` is empty: its one set gets number 0 of 1, so [`Side::key`] can read all
@@ -103,16 +104,23 @@ impl Side {
         let mut heights = [0u32; MAX_SLICE];
         let mut offset = [0u32; MAX_SLICE];
         let mut of_colour = [[0 as Mask; MAX_COLOURS]; MAX_SLICE];
-        let mut placed = [[0 as Mask; MAX_COLOURS]; MAX_SLICE];
+        let mut present: [Vec<u16>; MAX_SLICE] = Default::default();
         let mut colours: [Vec<u8>; MAX_SLICE] = Default::default();
         let mut at = 0;
         let mut class: [Vec<u16>; MAX_SLICE] = [vec![0], vec![0], vec![0], vec![0]];
         let mut classes = [1usize; MAX_SLICE];
         for (k, col) in columns.iter().enumerate() {
             // the columns it shares with its inner slice are numbered there already
-            (class[k], classes[k]) = match &inner {
-                Some(i) if k < i.n => (i.class[k].clone(), i.classes[k]),
-                _ => column_classes(col)?,
+            (class[k], classes[k], present[k]) = match &inner {
+                Some(i) if k < i.n => (i.class[k].clone(), i.classes[k], i.present[k].clone()),
+                _ => {
+                    let (class, classes) = column_classes(col)?;
+                    (
+                        class,
+                        classes,
+                        if k > 0 { colour_sets(col) } else { Vec::new() },
+                    )
+                }
             };
             heights[k] = col.len() as u32;
             offset[k] = at;
@@ -120,7 +128,6 @@ impl Side {
             colours[k] = col.to_vec();
             for (i, &c) in col.iter().enumerate() {
                 of_colour[k][c as usize] |= 1 << i;
-                placed[k][c as usize] |= 1 << (i as u32 + offset[k]);
             }
         }
         assert!(
@@ -141,7 +148,7 @@ impl Side {
             offset,
             colours,
             of_colour,
-            placed,
+            present,
             memo,
             class,
             classes,
@@ -188,6 +195,13 @@ impl Side {
         Some(key)
     }
 
+    /// The colours (a bit each) of the tiles of column `k` left in `mask`.
+    #[inline]
+    pub(super) fn colours_in(&self, mask: Mask, k: usize) -> u16 {
+        let sub = (mask >> self.offset[k]) & ((1 << self.heights[k]) - 1);
+        self.present[k][sub as usize]
+    }
+
     /// Each column's starting tiles left in `mask`, as bits from the bottom.
     #[inline]
     pub(super) fn split(&self, mask: Mask) -> [u64; MAX_SLICE] {
@@ -208,6 +222,15 @@ impl Side {
         }
         gone
     }
+}
+
+/// The colours (a bit each) of each set of the tiles of `col`, by the set's mask.
+fn colour_sets(col: &[u8]) -> Vec<u16> {
+    let mut sets = vec![0u16; 1 << col.len()];
+    for sub in 1..sets.len() {
+        sets[sub] = sets[sub & (sub - 1)] | 1 << col[sub.trailing_zeros() as usize];
+    }
+    sets
 }
 
 #[cfg(test)]
