@@ -133,6 +133,7 @@ impl Side {
     /// and none in the one beside it (each needs a click that takes no tile of the
     /// others: why this holds is [`crate::edge`]'s argument, applied to the `n − 1`
     /// columns inside the `n`).
+    ///
     /// The outer columns' optimum comes from `outer` where it holds the same tiles, and
     /// is left there.
     #[inline]
@@ -266,7 +267,8 @@ mod tests {
     /// in a mixed order, as the bounded search finds it ([`Side::within`]) and as the plain
     /// recursion over every position leads to (the two-column way); a four-column slice
     /// with a hashed memo far too small for its positions (so that they keep pushing each
-    /// other out) finds the same.
+    /// other out) finds the same. On the way, the inner bound of each position and of each
+    /// of its children (from the position's outer columns) is the bound spelled out.
     #[test]
     fn three_and_four_column_search_finds_the_optimum() {
         fn full(side: &Side, mask: Mask, colours: usize, memo: &mut HashMap<Mask, u32>) -> u32 {
@@ -286,7 +288,7 @@ mod tests {
         }
         let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15);
         let mut below = |n: usize| rng.usize(..n);
-        let mut deep = 0;
+        let (mut deep, mut reused, mut checked) = (0, 0, 0);
         for case in 0..200 {
             let colours = 2 + case % 3;
             let n = 3 + case % 2;
@@ -309,15 +311,46 @@ mod tests {
             full(&side, all, colours, &mut memo);
             let mut masks: Vec<Mask> = memo.keys().copied().collect();
             masks.sort_unstable_by_key(|&m| (m.wrapping_mul(0x9e37_79b9), m));
+            // the inner bound of each position, and of each child from the position's
+            // outer columns (reused where the move left them alone), against the bound
+            // spelled out: the outer columns' optimum, and each colour in the boundary
+            // column and none in the one beside it
+            let inner = side.inner.as_ref().unwrap();
+            let b = n - 1;
+            let plain = |m: Mask| {
+                let left = side.split(m);
+                let here = |k: usize, c: usize| side.of_colour[k][c] & left[k] != 0;
+                let alone = (0..colours)
+                    .filter(|&c| here(b, c) && !here(b - 1, c))
+                    .count();
+                inner.opt(m & ((1 << side.offset[b]) - 1), u32::MAX, colours) + alone as u32
+            };
             for m in masks {
                 let opt = side.opt(m, u32::MAX, colours);
                 assert_eq!(opt, memo[&m], "case {case}, columns {cols:?}, mask {m:#b}");
                 let mut outer = Outer::NONE;
-                let lower = side.lower(side.inner.as_ref().unwrap(), m, 0, colours, &mut outer);
+                let lower = side.inner_lower(inner, m, colours, &mut outer);
+                assert_eq!(lower, plain(m), "case {case}, mask {m:#b}");
                 deep += usize::from(opt > lower);
+                side.moves(m, colours, |child| {
+                    let mut o = outer;
+                    let l = side.inner_lower(inner, child, colours, &mut o);
+                    assert_eq!(
+                        l,
+                        plain(child),
+                        "case {case}, mask {m:#b}, child {child:#b}"
+                    );
+                    reused += usize::from(o.mask == outer.mask);
+                    checked += 1;
+                    false
+                });
             }
         }
         // the search had work to do: its lower bound was below the optimum somewhere
         assert!(deep > 0);
+        assert!(
+            reused > 100,
+            "{reused} of {checked} bounds reused the outer columns'"
+        );
     }
 }

@@ -224,6 +224,9 @@ impl Side {
     }
 }
 
+/// A colour is a bit of a `u16` in [`colour_sets`].
+const _: () = assert!(MAX_COLOURS <= 16);
+
 /// The colours (a bit each) of each set of the tiles of `col`, by the set's mask.
 fn colour_sets(col: &[u8]) -> Vec<u16> {
     let mut sets = vec![0u16; 1 << col.len()];
