@@ -185,8 +185,7 @@ impl Side {
         let mut key = 0;
         // every column, those past `n` empty (number 0 of 1): a loop of fixed length
         for k in 0..MAX_SLICE {
-            let sub = (mask >> self.offset[k]) & ((1 << self.heights[k]) - 1);
-            let c = self.class[k][sub as usize];
+            let c = self.class[k][self.column(mask, k) as usize];
             if c == NONE {
                 return None;
             }
@@ -198,18 +197,21 @@ impl Side {
     /// The colours (a bit each) of the tiles of column `k` left in `mask`.
     #[inline]
     pub(super) fn colours_in(&self, mask: Mask, k: usize) -> u16 {
-        let sub = (mask >> self.offset[k]) & ((1 << self.heights[k]) - 1);
-        self.present[k][sub as usize]
+        self.present[k][self.column(mask, k) as usize]
     }
 
-    /// Each column's starting tiles left in `mask`, as bits from the bottom.
+    /// Column `k`'s starting tiles left in `mask`, as bits from the bottom (none for a
+    /// column past the slice's `n`).
+    #[inline]
+    pub(super) fn column(&self, mask: Mask, k: usize) -> u64 {
+        (mask >> self.offset[k]) & ((1 << self.heights[k]) - 1)
+    }
+
+    /// Each column's starting tiles left in `mask`, as bits from the bottom ([`Side::column`]
+    /// of each of the [`MAX_SLICE`]).
     #[inline]
     pub(super) fn split(&self, mask: Mask) -> [u64; MAX_SLICE] {
-        let mut left = [0u64; MAX_SLICE];
-        for (k, l) in left.iter_mut().enumerate() {
-            *l = (mask >> self.offset[k]) & ((1 << self.heights[k]) - 1);
-        }
-        left
+        std::array::from_fn(|k| self.column(mask, k))
     }
 
     /// The starting tiles (a mask) that the tiles `taken` of each column as it is now

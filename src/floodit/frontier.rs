@@ -26,7 +26,7 @@
 use std::time::Duration;
 
 use super::solver::{
-    candidates_among, chain_near, dominated, order_guard, path, play_chain, union_after_move,
+    candidates_among, chain_near, dominated, order_guard, path, play_chain, union_of_child,
     unions_by_colour, Node,
 };
 use super::{bounds, set, Engine, Pos, Set};
@@ -202,13 +202,7 @@ impl<const N: usize> Search<'_, N> {
                 continue;
             }
             let cap = (self.bound + 1 - g2) as u32;
-            let near_nb2 = || {
-                if len == 1 {
-                    union_after_move(e, nb, &nb2, touching, &near, c)
-                } else {
-                    e.union_adjacent(&nb2)
-                }
-            };
+            let near_nb2 = || union_of_child(e, nb, &nb2, touching, &near, c, len);
             let h2 = (bounds::puchert_settled_near(e, &f2, &nb2, outside, cap, near_nb2) as usize)
                 .max(h.saturating_sub(len))
                 .max(self.table.get(&f2));

@@ -163,6 +163,26 @@ pub(super) fn union_after_move<const N: usize>(
     u
 }
 
+/// `e.union_adjacent(nb2)` for a child reached by `len` moves, the first `c`, from a flood
+/// with neighbours `nb` (see [`union_after_move`], which builds it from `near` after a single
+/// move).
+#[inline]
+pub(super) fn union_of_child<const N: usize>(
+    e: &Engine<N>,
+    nb: &Set<N>,
+    nb2: &Set<N>,
+    touching: u32,
+    near: &[Set<N>],
+    c: u8,
+    len: usize,
+) -> Set<N> {
+    if len == 1 {
+        union_after_move(e, nb, nb2, touching, near, c)
+    } else {
+        e.union_adjacent(nb2)
+    }
+}
+
 /// [`chain`] on a position.
 pub(super) fn play_chain<const N: usize>(
     e: &Engine<N>,
@@ -823,13 +843,8 @@ pub fn astar<const N: usize>(
                     }
                     // beyond the best length, only that the child reaches it matters
                     let cap = (best.len() - g2) as u32;
-                    let near_nb2 = || {
-                        if len == 1 {
-                            union_after_move(e, &nb, &nb2, touching, &near, c)
-                        } else {
-                            e.union_adjacent(&nb2)
-                        }
-                    };
+                    let near_nb2 =
+                        || union_of_child(e, &nb, &nb2, touching, &near, c, len as usize);
                     let h2 = bounds::puchert_settled_near(e, &flood, &nb2, outside, cap, near_nb2)
                         .max((node.h as u32).saturating_sub(len as u32))
                         as usize;
