@@ -17,7 +17,8 @@ use crate::grid::MAX_COLOURS;
 pub(super) struct EdgeKnown {
     /// Each side's mask, [`EdgeKnown::UNKNOWN`] where not known.
     mask: [Mask; SIDES],
-    /// Each side's relaxed optimum where its mask is known.
+    /// Each side's relaxed optimum where its mask is known, or the lower bound on it that
+    /// a search cut short found ([`EdgeBound::opt_capped`]).
     opt: [u8; SIDES],
 }
 
@@ -60,7 +61,8 @@ pub(super) fn is_left(side: usize) -> bool {
 /// starting tiles left (`None` if the position is not from the board's start, or the side
 /// is not there) and relaxed optimum, the runs lying wholly beyond each side's slice, and
 /// each colour's share of those; for each joint bound ([`JOINTS`]), the runs between its
-/// slices and how many clicks can touch both.
+/// slices and how many clicks can touch both. (A side's optimum may be only a lower bound
+/// on it, from a search cut short: [`EdgeBound::opt_capped`].)
 pub(super) struct EdgeTerms {
     mask: [Option<Mask>; SIDES],
     opt: [u32; SIDES],
@@ -163,9 +165,10 @@ impl<B: Bits> ClickGame<B> {
     /// (other colours keep their share of the clicks touching both slices: it can only
     /// have fallen, so the parent's stays an upper bound). A bound above `limit` may come
     /// back lower than the full one but still above `limit`: a slice's optimum is only
-    /// searched for as far as it matters ([`EdgeBound::opt_capped`]). Each side's mask
-    /// and optimum go to `known`, for the child if it is kept (at most `limit`: then each
-    /// optimum is exact, being at most its cap).
+    /// searched for as far as it matters, and a wide slice's only with a few expansions
+    /// ([`EdgeBound::opt_capped`]), which may give a lower bound on it instead: every
+    /// part of the bound stays a lower bound. Each side's mask and optimum (or bound) go
+    /// to `known`, for the child if it is kept.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn child_edge_bound(

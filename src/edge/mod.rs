@@ -52,7 +52,9 @@
 //! ## Solving the edge game
 //! Each slice is a `Side` (`side.rs`: its starting tiles, and a position as the mask of
 //! those left), solved by search (`search.rs`), with its values remembered in a memo
-//! (`memo.rs`) indexed by what each column holds (`columns.rs`).
+//! (`memo.rs`) indexed by what each column holds (`columns.rs`). A search asked for a
+//! child's bound on a wide slice is cut short after a few expansions, and then gives the
+//! lower bound it has proven (`search.rs`, "Cut short"): the bound stays admissible.
 
 mod columns;
 mod memo;
@@ -66,6 +68,15 @@ use side::Side;
 
 /// The most columns a slice may have.
 pub const MAX_SLICE: usize = 4;
+
+/// The most positions the relaxed searches for one wide slice's optimum may expand when
+/// a search asks for a child's bound ([`EdgeBound::opt_capped`]), its inner slice's
+/// searches included. A wide slice's full search costs more than the subtree of the
+/// exact search it could prune, for most children; a few expansions per query, with the
+/// lower bounds they prove kept in the memo for the next query of the same position, make
+/// the bound grow where the search keeps coming back (`docs/benchmarks.md` has the
+/// figures).
+pub const WIDE_EFFORT: u64 = 15;
 
 /// The most starting tiles a slice of two columns may hold for the bound to be used (its
 /// first use solves every position the slice can reach).
@@ -231,14 +242,19 @@ impl EdgeBound {
     /// The relaxed optimum of a side with the starting tiles `mask` left.
     #[inline]
     pub fn opt(&self, side: usize, mask: Mask) -> u32 {
-        self.sides[side].opt(mask, u32::MAX, self.colours)
+        let mut unlimited = u64::MAX;
+        self.sides[side].opt(mask, u32::MAX, self.colours, &mut unlimited)
     }
 
-    /// [`EdgeBound::opt`] where it is at most `cap`, else a lower bound on it above `cap`
-    /// (for a caller that only needs to know whether it exceeds `cap`).
+    /// A lower bound on [`EdgeBound::opt`] for a caller that only needs to know whether it
+    /// exceeds `cap`: the optimum where it is at most `cap` and found, else a lower bound
+    /// (above `cap` if the search got that far). A narrow side's search goes on until it
+    /// knows; a wide side's expands at most [`WIDE_EFFORT`] positions, and cut short gives
+    /// the bound it has proven (`search.rs`, "Cut short").
     #[inline]
     pub fn opt_capped(&self, side: usize, mask: Mask, cap: u32) -> u32 {
-        self.sides[side].opt(mask, cap, self.colours)
+        let mut effort = if side >= 2 { WIDE_EFFORT } else { u64::MAX };
+        self.sides[side].opt(mask, cap, self.colours, &mut effort)
     }
 
     /// The mask left when a click takes, from a side's columns with the starting tiles

@@ -12,6 +12,17 @@
 //! columns: its inner slice is the edge's narrow slice, memo and all. The bound from the
 //! inner columns is tried before the slice's own memo is read: it is in the smaller,
 //! oftener read table, and it rules out most positions a search reaches.
+//!
+//! ## Cut short
+//! A search may be given an *effort*: the positions it may still expand, counted down by
+//! it and by the searches of its inner slice that it starts. Once the count is out, every
+//! [`Side::within`] answers yes at once, as a halted search does, and the search returns
+//! the threshold it had reached. That is a lower bound: each lower threshold failed, and a
+//! failure is only given (and stored) by a complete search, none being given once the
+//! count is out. An optimum is stored as exact only while effort is left, so never from a
+//! yes given after the count ran out. The lower bounds stored by the failed iterations stay
+//! in the memo: the next search of the same position starts from them, so a position
+//! asked for again and again gets its optimum in the end.
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -76,8 +87,9 @@ impl Side {
 
     /// The relaxed optimum of the slice with the starting tiles `mask` left if it is at most
     /// `cap`, else a lower bound above `cap` (a slice of three columns or four searches no
-    /// further; one of two knows every optimum anyway).
-    pub(super) fn opt(&self, mask: Mask, cap: u32, colours: usize) -> u32 {
+    /// further; one of two knows every optimum anyway). A slice of three columns or four
+    /// whose search runs out of `effort` gives a lower bound instead ("Cut short").
+    pub(super) fn opt(&self, mask: Mask, cap: u32, colours: usize, effort: &mut u64) -> u32 {
         // a mask no position can have (none reaches here) gets the bound 0
         let Some(key) = self.key(mask).filter(|_| mask != 0) else {
             return 0;
@@ -88,12 +100,13 @@ impl Side {
                 return (known & !EXACT) as u32 - 1;
             }
             let mut outer = Outer::NONE;
-            let mut t = self.lower(inner, mask, known, colours, &mut outer);
+            let mut t = self.lower(inner, mask, known, colours, &mut outer, effort);
             while t <= cap {
-                if self.within(inner, mask, t, colours, outer) {
-                    // (halted, `within` may have said yes without knowing: `t` is then
-                    // only a lower bound, not to be remembered as the optimum)
-                    if !self.is_halted() {
+                if self.within(inner, mask, t, colours, outer, effort) {
+                    // (halted or out of effort, `within` may have said yes without
+                    // knowing: `t` is then only a lower bound, not to be remembered as
+                    // the optimum)
+                    if !self.is_stopped(*effort) {
                         self.store(key, t, true);
                     }
                     return t;
@@ -107,7 +120,7 @@ impl Side {
         }
         let mut best = u32::MAX;
         self.moves(mask, colours, |child| {
-            best = best.min(self.opt(child, u32::MAX, colours));
+            best = best.min(self.opt(child, u32::MAX, colours, effort));
             false
         });
         let v = best + 1;
@@ -137,20 +150,35 @@ impl Side {
     /// The outer columns' optimum comes from `outer` where it holds the same tiles, and
     /// is left there.
     #[inline]
-    fn lower(&self, inner: &Side, mask: Mask, known: u8, colours: usize, outer: &mut Outer) -> u32 {
+    fn lower(
+        &self,
+        inner: &Side,
+        mask: Mask,
+        known: u8,
+        colours: usize,
+        outer: &mut Outer,
+        effort: &mut u64,
+    ) -> u32 {
         let stored = (known as u32).saturating_sub(1);
-        stored.max(self.inner_lower(inner, mask, colours, outer))
+        stored.max(self.inner_lower(inner, mask, colours, outer, effort))
     }
 
     /// [`Side::lower`] without the memo.
     #[inline]
-    fn inner_lower(&self, inner: &Side, mask: Mask, colours: usize, outer: &mut Outer) -> u32 {
+    fn inner_lower(
+        &self,
+        inner: &Side,
+        mask: Mask,
+        colours: usize,
+        outer: &mut Outer,
+        effort: &mut u64,
+    ) -> u32 {
         let b = self.n - 1;
         let m = mask & ((1 << self.offset[b]) - 1);
         if m != outer.mask {
             *outer = Outer {
                 mask: m,
-                opt: inner.opt(m, u32::MAX, colours),
+                opt: inner.opt(m, u32::MAX, colours, effort),
             };
         }
         let alone = (self.colours_in(mask, b) & !self.colours_in(mask, b - 1)).count_ones();
@@ -161,6 +189,12 @@ impl Side {
     #[inline]
     pub(super) fn is_halted(&self) -> bool {
         self.halted.load(Relaxed)
+    }
+
+    /// Whether a search with `effort` left must stop: halted, or out of effort.
+    #[inline]
+    fn is_stopped(&self, effort: u64) -> bool {
+        effort == 0 || self.is_halted()
     }
 
     /// Halts this slice's searches (`true`) or lets them run again (`false`).
@@ -176,12 +210,22 @@ impl Side {
     /// so every bound given stays admissible, only weaker. A no is never given without the
     /// search behind it, and a yes given while halted is not remembered as exact: the flag
     /// is only set while the searches on the board are stopping, so a yes returned with
-    /// the flag clear had no halted answer below it.
+    /// the flag clear had no halted answer below it. Out of `effort` (each position it
+    /// expands spends one), it answers yes at once too ("Cut short" above).
     ///
     /// `outer` is the outer columns' tiles and optimum at the position the search came
     /// from: a move that takes nothing from them leaves the same.
-    fn within(&self, inner: &Side, mask: Mask, t: u32, colours: usize, outer: Outer) -> bool {
-        if self.is_halted() {
+    #[allow(clippy::too_many_arguments)]
+    fn within(
+        &self,
+        inner: &Side,
+        mask: Mask,
+        t: u32,
+        colours: usize,
+        outer: Outer,
+        effort: &mut u64,
+    ) -> bool {
+        if self.is_stopped(*effort) {
             return true;
         }
         if mask == 0 {
@@ -193,7 +237,7 @@ impl Side {
         // key, being asked for by `opt`, which checks, or left by a move, which takes
         // whole runs of one colour from each column it takes from.)
         let mut outer = outer;
-        let lower = self.inner_lower(inner, mask, colours, &mut outer);
+        let lower = self.inner_lower(inner, mask, colours, &mut outer, effort);
         if lower > t {
             return false;
         }
@@ -209,10 +253,15 @@ impl Side {
         if lower > t {
             return false;
         }
+        // (the inner bound's search may have used the effort up)
+        if self.is_stopped(*effort) {
+            return true;
+        }
+        *effort -= 1;
         if self.moves(mask, colours, |child| {
-            self.within(inner, child, t - 1, colours, outer)
+            self.within(inner, child, t - 1, colours, outer, effort)
         }) {
-            if lower == t && !self.is_halted() {
+            if lower == t && !self.is_stopped(*effort) {
                 self.store(key, t, true);
             }
             return true;
@@ -269,36 +318,48 @@ mod tests {
     /// with a hashed memo far too small for its positions (so that they keep pushing each
     /// other out) finds the same. On the way, the inner bound of each position and of each
     /// of its children (from the position's outer columns) is the bound spelled out.
+    /// An effort that never runs out ("Cut short").
+    fn unlimited() -> u64 {
+        u64::MAX
+    }
+
+    /// The relaxed optimum of `mask` by plain recursion over every position it leads to,
+    /// remembered in `memo` (the reference the searches are checked against).
+    fn full(side: &Side, mask: Mask, colours: usize, memo: &mut HashMap<Mask, u32>) -> u32 {
+        if mask == 0 {
+            return 0;
+        }
+        if let Some(&v) = memo.get(&mask) {
+            return v;
+        }
+        let mut best = u32::MAX;
+        side.moves(mask, colours, |child| {
+            best = best.min(full(side, child, colours, memo));
+            false
+        });
+        memo.insert(mask, best + 1);
+        best + 1
+    }
+
+    /// Random columns for a slice of `n` columns with `colours` colours.
+    fn random_columns(rng: &mut fastrand::Rng, n: usize, colours: usize) -> Vec<Vec<u8>> {
+        (0..n)
+            .map(|_| {
+                (0..1 + rng.usize(..9 - n))
+                    .map(|_| rng.usize(..colours) as u8)
+                    .collect()
+            })
+            .collect()
+    }
+
     #[test]
     fn three_and_four_column_search_finds_the_optimum() {
-        fn full(side: &Side, mask: Mask, colours: usize, memo: &mut HashMap<Mask, u32>) -> u32 {
-            if mask == 0 {
-                return 0;
-            }
-            if let Some(&v) = memo.get(&mask) {
-                return v;
-            }
-            let mut best = u32::MAX;
-            side.moves(mask, colours, |child| {
-                best = best.min(full(side, child, colours, memo));
-                false
-            });
-            memo.insert(mask, best + 1);
-            best + 1
-        }
         let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15);
-        let mut below = |n: usize| rng.usize(..n);
         let (mut deep, mut reused, mut checked) = (0, 0, 0);
         for case in 0..200 {
             let colours = 2 + case % 3;
             let n = 3 + case % 2;
-            let cols: Vec<Vec<u8>> = (0..n)
-                .map(|_| {
-                    (0..1 + below(9 - n))
-                        .map(|_| below(colours) as u8)
-                        .collect()
-                })
-                .collect();
+            let cols = random_columns(&mut rng, n, colours);
             let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
             let side = match n {
                 3 => Side::new(&refs, None, crate::edge::memo::MAX_MEMO).unwrap(),
@@ -323,18 +384,19 @@ mod tests {
                 let alone = (0..colours)
                     .filter(|&c| here(b, c) && !here(b - 1, c))
                     .count();
-                inner.opt(m & ((1 << side.offset[b]) - 1), u32::MAX, colours) + alone as u32
+                let outer = m & ((1 << side.offset[b]) - 1);
+                inner.opt(outer, u32::MAX, colours, &mut unlimited()) + alone as u32
             };
             for m in masks {
-                let opt = side.opt(m, u32::MAX, colours);
+                let opt = side.opt(m, u32::MAX, colours, &mut unlimited());
                 assert_eq!(opt, memo[&m], "case {case}, columns {cols:?}, mask {m:#b}");
                 let mut outer = Outer::NONE;
-                let lower = side.inner_lower(inner, m, colours, &mut outer);
+                let lower = side.inner_lower(inner, m, colours, &mut outer, &mut unlimited());
                 assert_eq!(lower, plain(m), "case {case}, mask {m:#b}");
                 deep += usize::from(opt > lower);
                 side.moves(m, colours, |child| {
                     let mut o = outer;
-                    let l = side.inner_lower(inner, child, colours, &mut o);
+                    let l = side.inner_lower(inner, child, colours, &mut o, &mut unlimited());
                     assert_eq!(
                         l,
                         plain(child),
@@ -351,6 +413,58 @@ mod tests {
         assert!(
             reused > 100,
             "{reused} of {checked} bounds reused the outer columns'"
+        );
+    }
+
+    /// Searches cut short ("Cut short") give lower bounds and store no wrong optimum:
+    /// every position of random three- and four-column slices, asked for again and again
+    /// in a mixed order with a few expansions each, is given at most its optimum; the
+    /// answers grow as the bounds proven pile up; and full searches afterwards find every
+    /// optimum.
+    #[test]
+    fn cut_short_searches_give_lower_bounds() {
+        let mut rng = fastrand::Rng::with_seed(0x5eed_c0de);
+        let (mut asked, mut below, mut grew) = (0, 0, 0);
+        for case in 0..120 {
+            let colours = 2 + case % 3;
+            let n = 3 + case % 2;
+            let cols = random_columns(&mut rng, n, colours);
+            let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
+            let side = Side::new(&refs, None, 1 << 20).unwrap();
+            let tiles: usize = cols.iter().map(Vec::len).sum();
+            let mut memo = HashMap::new();
+            full(&side, (1 << tiles) - 1, colours, &mut memo);
+            let mut masks: Vec<(Mask, u32)> = memo.iter().map(|(&m, &v)| (m, v)).collect();
+            masks.sort_unstable();
+            let mut last: HashMap<Mask, u32> = HashMap::new();
+            for _ in 0..4 {
+                rng.shuffle(&mut masks);
+                for &(m, opt) in &masks {
+                    let mut effort = rng.u64(0..12);
+                    let v = side.opt(m, u32::MAX, colours, &mut effort);
+                    assert!(
+                        v <= opt,
+                        "case {case}, mask {m:#b}: {v} above the optimum {opt}"
+                    );
+                    asked += 1;
+                    below += usize::from(v < opt);
+                    if let Some(&before) = last.get(&m) {
+                        grew += usize::from(v > before);
+                    }
+                    last.insert(m, v);
+                }
+            }
+            for &(m, opt) in &masks {
+                assert_eq!(
+                    side.opt(m, u32::MAX, colours, &mut unlimited()),
+                    opt,
+                    "case {case}"
+                );
+            }
+        }
+        assert!(
+            below > 0 && grew > 0,
+            "{below} of {asked} below, {grew} grew"
         );
     }
 }
