@@ -21,8 +21,8 @@
 //! failure is only given (and stored) by a complete search, none being given once the
 //! count is out. An optimum is stored as exact only while effort is left, so never from a
 //! yes given after the count ran out. The lower bounds stored by the failed iterations stay
-//! in the memo: the next search of the same position starts from them, so a position
-//! asked for again and again gets its optimum in the end.
+//! in the memo: the next search of the same position starts from them, and its effort
+//! goes to the positions not yet ruled out.
 
 use std::sync::atomic::Ordering::Relaxed;
 
