@@ -253,8 +253,13 @@ impl EdgeBound {
     /// the bound it has proven (`search.rs`, "Cut short").
     #[inline]
     pub fn opt_capped(&self, side: usize, mask: Mask, cap: u32) -> u32 {
-        let mut effort = if side >= 2 { WIDE_EFFORT } else { u64::MAX };
-        self.sides[side].opt(mask, cap, self.colours, &mut effort)
+        let s = &self.sides[side];
+        let mut effort = if s.n == MAX_SLICE {
+            WIDE_EFFORT
+        } else {
+            u64::MAX
+        };
+        s.opt(mask, cap, self.colours, &mut effort)
     }
 
     /// The mask left when a click takes, from a side's columns with the starting tiles

@@ -312,12 +312,6 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    /// The optimum of every position of random three- and four-column slices, asked for
-    /// in a mixed order, as the bounded search finds it ([`Side::within`]) and as the plain
-    /// recursion over every position leads to (the two-column way); a four-column slice
-    /// with a hashed memo far too small for its positions (so that they keep pushing each
-    /// other out) finds the same. On the way, the inner bound of each position and of each
-    /// of its children (from the position's outer columns) is the bound spelled out.
     /// An effort that never runs out ("Cut short").
     fn unlimited() -> u64 {
         u64::MAX
@@ -341,35 +335,68 @@ mod tests {
         best + 1
     }
 
-    /// Random columns for a slice of `n` columns with `colours` colours.
-    fn random_columns(rng: &mut fastrand::Rng, n: usize, colours: usize) -> Vec<Vec<u8>> {
-        (0..n)
+    /// A random slice and the optimum of every position it can reach.
+    struct Case {
+        /// Its columns, outermost first.
+        cols: Vec<Vec<u8>>,
+        colours: usize,
+        side: Side,
+        /// By mask, from [`full`].
+        optima: HashMap<Mask, u32>,
+    }
+
+    /// Case `case` of a test: a slice of three columns (even `case`) or four (odd), with
+    /// two to four colours and random columns of at most `9 - n` tiles, made by `make`
+    /// from its columns (the test's choice of memo).
+    fn random_case(
+        rng: &mut fastrand::Rng,
+        case: usize,
+        make: impl FnOnce(&[&[u8]]) -> Option<Side>,
+    ) -> Case {
+        let colours = 2 + case % 3;
+        let n = 3 + case % 2;
+        let cols: Vec<Vec<u8>> = (0..n)
             .map(|_| {
                 (0..1 + rng.usize(..9 - n))
                     .map(|_| rng.usize(..colours) as u8)
                     .collect()
             })
-            .collect()
+            .collect();
+        let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
+        let side = make(&refs).expect("a slice of at most 24 tiles is built");
+        let tiles: usize = cols.iter().map(Vec::len).sum();
+        let mut optima = HashMap::new();
+        full(&side, (1 << tiles) - 1, colours, &mut optima);
+        Case {
+            cols,
+            colours,
+            side,
+            optima,
+        }
     }
 
+    /// The optimum of every position of random three- and four-column slices, asked for
+    /// in a mixed order, as the bounded search finds it ([`Side::within`]) and as the plain
+    /// recursion over every position leads to (the two-column way); a four-column slice
+    /// with a hashed memo far too small for its positions (so that they keep pushing each
+    /// other out) finds the same. On the way, the inner bound of each position and of each
+    /// of its children (from the position's outer columns) is the bound spelled out.
     #[test]
     fn three_and_four_column_search_finds_the_optimum() {
         let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15);
         let (mut deep, mut reused, mut checked) = (0, 0, 0);
         for case in 0..200 {
-            let colours = 2 + case % 3;
-            let n = 3 + case % 2;
-            let cols = random_columns(&mut rng, n, colours);
-            let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
-            let side = match n {
-                3 => Side::new(&refs, None, crate::edge::memo::MAX_MEMO).unwrap(),
-                _ => Side::with_memo(&refs, None, 0, 64).unwrap(),
-            };
+            let Case {
+                cols,
+                colours,
+                side,
+                optima: memo,
+            } = random_case(&mut rng, case, |refs| match refs.len() {
+                3 => Side::new(refs, None, crate::edge::memo::MAX_MEMO),
+                _ => Side::with_memo(refs, None, 0, 64),
+            });
+            let n = cols.len();
             assert_eq!(matches!(side.memo, Memo::Hashed(_)), n == 4);
-            let tiles: usize = cols.iter().map(Vec::len).sum();
-            let mut memo = HashMap::new();
-            let all: Mask = (1 << tiles) - 1;
-            full(&side, all, colours, &mut memo);
             let mut masks: Vec<Mask> = memo.keys().copied().collect();
             masks.sort_unstable_by_key(|&m| (m.wrapping_mul(0x9e37_79b9), m));
             // the inner bound of each position, and of each child from the position's
@@ -426,15 +453,13 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(0x5eed_c0de);
         let (mut asked, mut below, mut grew) = (0, 0, 0);
         for case in 0..120 {
-            let colours = 2 + case % 3;
-            let n = 3 + case % 2;
-            let cols = random_columns(&mut rng, n, colours);
-            let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
-            let side = Side::new(&refs, None, 1 << 20).unwrap();
-            let tiles: usize = cols.iter().map(Vec::len).sum();
-            let mut memo = HashMap::new();
-            full(&side, (1 << tiles) - 1, colours, &mut memo);
-            let mut masks: Vec<(Mask, u32)> = memo.iter().map(|(&m, &v)| (m, v)).collect();
+            let Case {
+                colours,
+                side,
+                optima,
+                ..
+            } = random_case(&mut rng, case, |refs| Side::new(refs, None, 1 << 20));
+            let mut masks: Vec<(Mask, u32)> = optima.iter().map(|(&m, &v)| (m, v)).collect();
             masks.sort_unstable();
             let mut last: HashMap<Mask, u32> = HashMap::new();
             for _ in 0..4 {
