@@ -11,7 +11,9 @@
 //! A four-column slice is searched the same way, bounded by the optimum of its three outer
 //! columns: its inner slice is the edge's narrow slice, memo and all. The bound from the
 //! inner columns is tried before the slice's own memo is read: it is in the smaller,
-//! oftener read table, and it rules out most positions a search reaches.
+//! oftener read table, and it rules out most positions a search reaches. The outer
+//! columns' optimum is itself searched for only up to the threshold the bound must stay
+//! within: a lower bound above it rules the position out as surely as the optimum would.
 //!
 //! ## Cut short
 //! A search may be given an *effort*: the positions it may still expand, counted down by
@@ -100,7 +102,7 @@ impl Side {
                 return (known & !EXACT) as u32 - 1;
             }
             let mut outer = Outer::NONE;
-            let mut t = self.lower(inner, mask, known, colours, &mut outer, effort);
+            let mut t = self.lower(inner, mask, known, colours, &mut outer, cap, effort);
             while t <= cap {
                 if self.within(inner, mask, t, colours, outer, effort) {
                     // (halted or out of effort, `within` may have said yes without
@@ -147,9 +149,14 @@ impl Side {
     /// others: why this holds is [`crate::edge`]'s argument, applied to the `n − 1`
     /// columns inside the `n`).
     ///
-    /// The outer columns' optimum comes from `outer` where it holds the same tiles, and
-    /// is left there.
+    /// The outer columns' optimum is searched for only as far as the bound can stay at
+    /// most `cap`: where it would be above `cap` in any case, a lower bound that is above
+    /// `cap` serves as well as the optimum, and costs the outer columns' search only
+    /// its thresholds up to `cap` (a search asking whether the slice can be cleared in
+    /// `t` moves needs no more). It comes from `outer` where that holds the same tiles,
+    /// searched as far, and is left there.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn lower(
         &self,
         inner: &Side,
@@ -157,10 +164,11 @@ impl Side {
         known: u8,
         colours: usize,
         outer: &mut Outer,
+        cap: u32,
         effort: &mut u64,
     ) -> u32 {
         let stored = (known as u32).saturating_sub(1);
-        stored.max(self.inner_lower(inner, mask, colours, outer, effort))
+        stored.max(self.inner_lower(inner, mask, colours, outer, cap, effort))
     }
 
     /// [`Side::lower`] without the memo.
@@ -171,17 +179,23 @@ impl Side {
         mask: Mask,
         colours: usize,
         outer: &mut Outer,
+        cap: u32,
         effort: &mut u64,
     ) -> u32 {
         let b = self.n - 1;
         let m = mask & ((1 << self.offset[b]) - 1);
-        if m != outer.mask {
+        let alone = (self.colours_in(mask, b) & !self.colours_in(mask, b - 1)).count_ones();
+        // the outer columns need at most this for the bound to be at most `cap`
+        let outer_cap = cap.saturating_sub(alone);
+        // (a value above the cap it was searched under is only a lower bound: searched
+        // again where the cap now reaches it)
+        if m != outer.mask || (outer.opt > outer.cap && outer.opt <= outer_cap) {
             *outer = Outer {
                 mask: m,
-                opt: inner.opt(m, u32::MAX, colours, effort),
+                opt: inner.opt(m, outer_cap, colours, effort),
+                cap: outer_cap,
             };
         }
-        let alone = (self.colours_in(mask, b) & !self.colours_in(mask, b - 1)).count_ones();
         outer.opt + alone
     }
 
@@ -237,7 +251,7 @@ impl Side {
         // key, being asked for by `opt`, which checks, or left by a move, which takes
         // whole runs of one colour from each column it takes from.)
         let mut outer = outer;
-        let lower = self.inner_lower(inner, mask, colours, &mut outer, effort);
+        let lower = self.inner_lower(inner, mask, colours, &mut outer, t, effort);
         if lower > t {
             return false;
         }
@@ -279,7 +293,9 @@ impl Side {
 #[derive(Clone, Copy, Debug)]
 struct Outer {
     mask: Mask,
+    /// The optimum where at most `cap`, else a lower bound above `cap` ([`Side::opt`]).
     opt: u32,
+    cap: u32,
 }
 
 impl Outer {
@@ -288,6 +304,7 @@ impl Outer {
     const NONE: Outer = Outer {
         mask: Mask::MAX,
         opt: 0,
+        cap: 0,
     };
 }
 
@@ -418,12 +435,14 @@ mod tests {
                 let opt = side.opt(m, u32::MAX, colours, &mut unlimited());
                 assert_eq!(opt, memo[&m], "case {case}, columns {cols:?}, mask {m:#b}");
                 let mut outer = Outer::NONE;
-                let lower = side.inner_lower(inner, m, colours, &mut outer, &mut unlimited());
+                let lower =
+                    side.inner_lower(inner, m, colours, &mut outer, u32::MAX, &mut unlimited());
                 assert_eq!(lower, plain(m), "case {case}, mask {m:#b}");
                 deep += usize::from(opt > lower);
                 side.moves(m, colours, |child| {
                     let mut o = outer;
-                    let l = side.inner_lower(inner, child, colours, &mut o, &mut unlimited());
+                    let l =
+                        side.inner_lower(inner, child, colours, &mut o, u32::MAX, &mut unlimited());
                     assert_eq!(
                         l,
                         plain(child),
@@ -441,6 +460,96 @@ mod tests {
             reused > 100,
             "{reused} of {checked} bounds reused the outer columns'"
         );
+    }
+
+    /// A search asked only as far as a cap gives the optimum where it is at most the cap,
+    /// else a lower bound above the cap, and so does the inner bound it prunes with,
+    /// whatever cap the outer columns were searched under before: every position of
+    /// random three- and four-column slices, in a mixed order, each with a random cap
+    /// around its optimum, on a fresh memo; afterwards full searches find every optimum.
+    #[test]
+    fn capped_searches_give_the_optimum_or_more_than_the_cap() {
+        let mut rng = fastrand::Rng::with_seed(0xca9_b0d5);
+        let (mut exact, mut above, mut inner_above, mut refreshed) = (0, 0, 0, 0);
+        for case in 0..120 {
+            let Case {
+                cols,
+                colours,
+                side,
+                optima,
+            } = random_case(&mut rng, case, |refs| Side::new(refs, None, 1 << 20));
+            let inner = side.inner.as_ref().unwrap();
+            let b = cols.len() - 1;
+            let mut masks: Vec<(Mask, u32)> = optima.iter().map(|(&m, &v)| (m, v)).collect();
+            masks.sort_unstable();
+            rng.shuffle(&mut masks);
+            for &(m, opt) in &masks {
+                let cap = rng.u32(0..opt + 3);
+                let v = side.opt(m, cap, colours, &mut unlimited());
+                if opt <= cap {
+                    assert_eq!(v, opt, "case {case}, mask {m:#b}, cap {cap}");
+                    exact += 1;
+                } else {
+                    assert!(
+                        cap < v && v <= opt,
+                        "case {case}, mask {m:#b}: {v}, cap {cap}"
+                    );
+                    above += 1;
+                }
+                // the inner bound spelled out, with the outer columns' exact optimum
+                let left = side.split(m);
+                let here = |k: usize, c: usize| side.of_colour[k][c] & left[k] != 0;
+                let alone = (0..colours)
+                    .filter(|&c| here(b, c) && !here(b - 1, c))
+                    .count() as u32;
+                let outer_mask = m & ((1 << side.offset[b]) - 1);
+                let mut outer = Outer::NONE;
+                let plain = optima_of(inner, outer_mask, colours) + alone;
+                // twice, the second time with what the first left in `outer`
+                let mut first = None;
+                for _ in 0..2 {
+                    let cap = rng.u32(0..plain + 3);
+                    let l = side.inner_lower(inner, m, colours, &mut outer, cap, &mut unlimited());
+                    if plain <= cap {
+                        assert_eq!(l, plain, "case {case}, mask {m:#b}, cap {cap}");
+                        // a lower bound from the first time, searched again
+                        refreshed += usize::from(first.is_some_and(|f| f < plain));
+                    } else {
+                        assert!(
+                            cap < l && l <= plain,
+                            "case {case}, mask {m:#b}: {l}, cap {cap}"
+                        );
+                        inner_above += 1;
+                    }
+                    first = Some(l);
+                }
+            }
+            full_searches_find_every_optimum(&side, &masks, colours, case);
+        }
+        assert!(
+            exact > 0 && above > 0 && inner_above > 0 && refreshed > 0,
+            "{exact} exact, {above} above the cap, {inner_above} inner bounds above it, \
+             {refreshed} outer columns searched again under a higher cap"
+        );
+    }
+
+    /// Asserts that full searches, on the memo that searches before them left, find the
+    /// optimum of each `(mask, optimum)`: nothing stored on the way was wrong.
+    fn full_searches_find_every_optimum(
+        side: &Side,
+        masks: &[(Mask, u32)],
+        colours: usize,
+        case: usize,
+    ) {
+        for &(m, opt) in masks {
+            let v = side.opt(m, u32::MAX, colours, &mut unlimited());
+            assert_eq!(v, opt, "case {case}, mask {m:#b}");
+        }
+    }
+
+    /// The relaxed optimum of the outer columns `mask` of a slice, by plain recursion.
+    fn optima_of(slice: &Side, mask: Mask, colours: usize) -> u32 {
+        full(slice, mask, colours, &mut HashMap::new())
     }
 
     /// Searches cut short ("Cut short") give lower bounds and store no wrong optimum:
@@ -479,13 +588,7 @@ mod tests {
                     last.insert(m, v);
                 }
             }
-            for &(m, opt) in &masks {
-                assert_eq!(
-                    side.opt(m, u32::MAX, colours, &mut unlimited()),
-                    opt,
-                    "case {case}"
-                );
-            }
+            full_searches_find_every_optimum(&side, &masks, colours, case);
         }
         assert!(
             below > 0 && grew > 0,
