@@ -421,15 +421,9 @@ mod tests {
             // spelled out: the outer columns' optimum, and each colour in the boundary
             // column and none in the one beside it
             let inner = side.inner.as_ref().unwrap();
-            let b = n - 1;
             let plain = |m: Mask| {
-                let left = side.split(m);
-                let here = |k: usize, c: usize| side.of_colour[k][c] & left[k] != 0;
-                let alone = (0..colours)
-                    .filter(|&c| here(b, c) && !here(b - 1, c))
-                    .count();
-                let outer = m & ((1 << side.offset[b]) - 1);
-                inner.opt(outer, u32::MAX, colours, &mut unlimited()) + alone as u32
+                let (outer, alone) = outer_and_alone(&side, m, colours);
+                inner.opt(outer, u32::MAX, colours, &mut unlimited()) + alone
             };
             for m in masks {
                 let opt = side.opt(m, u32::MAX, colours, &mut unlimited());
@@ -473,13 +467,12 @@ mod tests {
         let (mut exact, mut above, mut inner_above, mut refreshed) = (0, 0, 0, 0);
         for case in 0..120 {
             let Case {
-                cols,
                 colours,
                 side,
                 optima,
+                ..
             } = random_case(&mut rng, case, |refs| Side::new(refs, None, 1 << 20));
             let inner = side.inner.as_ref().unwrap();
-            let b = cols.len() - 1;
             let mut masks: Vec<(Mask, u32)> = optima.iter().map(|(&m, &v)| (m, v)).collect();
             masks.sort_unstable();
             rng.shuffle(&mut masks);
@@ -497,12 +490,7 @@ mod tests {
                     above += 1;
                 }
                 // the inner bound spelled out, with the outer columns' exact optimum
-                let left = side.split(m);
-                let here = |k: usize, c: usize| side.of_colour[k][c] & left[k] != 0;
-                let alone = (0..colours)
-                    .filter(|&c| here(b, c) && !here(b - 1, c))
-                    .count() as u32;
-                let outer_mask = m & ((1 << side.offset[b]) - 1);
+                let (outer_mask, alone) = outer_and_alone(&side, m, colours);
                 let mut outer = Outer::NONE;
                 let plain = optima_of(inner, outer_mask, colours) + alone;
                 // twice, the second time with what the first left in `outer`
@@ -545,6 +533,19 @@ mod tests {
             let v = side.opt(m, u32::MAX, colours, &mut unlimited());
             assert_eq!(v, opt, "case {case}, mask {m:#b}");
         }
+    }
+
+    /// The inner bound of `m` spelled out, but for the outer columns' optimum: the tiles
+    /// of `m` in the slice's outer columns, and the colours in its boundary column and
+    /// none in the one beside it.
+    fn outer_and_alone(side: &Side, m: Mask, colours: usize) -> (Mask, u32) {
+        let b = side.n - 1;
+        let left = side.split(m);
+        let here = |k: usize, c: usize| side.of_colour[k][c] & left[k] != 0;
+        let alone = (0..colours)
+            .filter(|&c| here(b, c) && !here(b - 1, c))
+            .count() as u32;
+        (m & ((1 << side.offset[b]) - 1), alone)
     }
 
     /// The relaxed optimum of the outer columns `mask` of a slice, by plain recursion.
