@@ -23,16 +23,12 @@ use super::{Searched, Setup};
 pub const PROOF_ANYTIME_LIMIT: Duration = Duration::from_secs(1);
 
 /// Beside IDA*, the anytime search also stops once IDA*'s lower bound is one below its
-/// best answer and it has gone without a better line for [`PROOF_ANYTIME_PATIENCE`] times
-/// as long as it took to find its last one, but not before this: the beam finds its final
-/// answer on most boards within milliseconds, after which it only takes a core from the
-/// proof. The patience leaves room for a late last improvement, which is worth waiting
-/// for: an answer found by the anytime search that IDA* then proves spares IDA* its last,
-/// successful iteration, usually its longest.
+/// best answer, but not before this. From then on only a better line can help the proof
+/// (IDA* would prove it without its last, successful iteration), and the beam finds its
+/// final answer on most boards within milliseconds: running on, it would take a core
+/// from the proof on nearly every board to spare an iteration on a few
+/// (`docs/benchmarks.md`, "Measured and not kept", has the figures for longer patience).
 pub const PROOF_ANYTIME_MIN: Duration = Duration::from_millis(40);
-
-/// See [`PROOF_ANYTIME_MIN`].
-pub const PROOF_ANYTIME_PATIENCE: u32 = 30;
 
 /// Boards of at most this many cells count as small enough to prove (the one-word engine).
 pub const PROVABLE_CELLS: usize = 64;
@@ -176,7 +172,6 @@ pub(super) fn fewest_moves<B: Bits>(
         }
         drop(tx);
         let patient = setup.no_proof || !provable;
-        let mut last_gain = Duration::ZERO;
         let deadline = opts.deadline();
         while running > 0 {
             if opts.stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
@@ -190,7 +185,7 @@ pub(super) fn fewest_moves<B: Bits>(
             // is the anytime search's to find (and the answer if the proof runs out of time).
             if !patient
                 && best.as_ref().is_some_and(|b| b.len() as u32 <= lower + 1)
-                && opts.start.elapsed() > PROOF_ANYTIME_MIN.max(last_gain * PROOF_ANYTIME_PATIENCE)
+                && opts.start.elapsed() > PROOF_ANYTIME_MIN
             {
                 any_stop.store(true, Ordering::Relaxed);
             }
@@ -199,9 +194,6 @@ pub(super) fn fewest_moves<B: Bits>(
                 Err(mpsc::RecvTimeoutError::Timeout) => continue,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
-            if let Msg::Solution(_, elapsed) = &msg {
-                last_gain = *elapsed;
-            }
             match msg {
                 Msg::Solution(moves, elapsed) | Msg::Ida(Event::Solution { moves, elapsed }) => {
                     if best.as_ref().is_none_or(|b| moves.len() < b.len()) && clears(&moves) {
