@@ -27,8 +27,9 @@ const _: () = assert!(Mask::BITS + 1 < EXACT as u32);
 pub(super) struct Side {
     /// Columns in the slice, outermost first.
     pub(super) n: usize,
-    /// Starting tiles of each column.
-    pub(super) heights: [u32; MAX_SLICE],
+    /// Each column's starting tiles as the low bits of a word (a bit per tile, none for a
+    /// column past the slice's `n`).
+    pub(super) low: [u64; MAX_SLICE],
     /// Where each column's tiles start in a mask.
     pub(super) offset: [u32; MAX_SLICE],
     /// For each column, the colour of each starting tile, bottom first.
@@ -101,7 +102,7 @@ impl Side {
             (_, Some(i)) => Some(i),
             (_, None) => Some(Arc::new(Side::new(&columns[..n - 1], None, inner_bytes)?)),
         };
-        let mut heights = [0u32; MAX_SLICE];
+        let mut low = [0u64; MAX_SLICE];
         let mut offset = [0u32; MAX_SLICE];
         let mut of_colour = [[0 as Mask; MAX_COLOURS]; MAX_SLICE];
         let mut present: [Vec<u16>; MAX_SLICE] = Default::default();
@@ -122,7 +123,7 @@ impl Side {
                     )
                 }
             };
-            heights[k] = col.len() as u32;
+            low[k] = (1 << col.len()) - 1;
             offset[k] = at;
             at += col.len() as u32;
             colours[k] = col.to_vec();
@@ -144,7 +145,7 @@ impl Side {
         let memo = memo(entries)?;
         Some(Side {
             n,
-            heights,
+            low,
             offset,
             colours,
             of_colour,
@@ -204,7 +205,7 @@ impl Side {
     /// column past the slice's `n`).
     #[inline]
     pub(super) fn column(&self, mask: Mask, k: usize) -> u64 {
-        (mask >> self.offset[k]) & ((1 << self.heights[k]) - 1)
+        (mask >> self.offset[k]) & self.low[k]
     }
 
     /// Each column's starting tiles left in `mask`, as bits from the bottom ([`Side::column`]
