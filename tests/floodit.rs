@@ -1,6 +1,6 @@
 //! Flood-It end to end: the `solve`, `check`, `gen` and `bench` commands, proofs on
 //! generated boards of the pc19 benchmark's size, and optima against a breadth-first search
-//! on tiny boards.
+//! on tiny boards, and the search that fills its memory going on within it.
 
 mod common;
 
@@ -232,4 +232,41 @@ fn bench_reads_one_board_per_line() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["totals"]["boards"], 3);
     assert_eq!(v["totals"]["proven"], 3);
+}
+
+/// Budgets far below what the A* needs force the deepening at every stage of the A* (from
+/// its first expansion on); its optimum is the breadth-first search's, proven, and the
+/// report says that the memory filled.
+#[test]
+fn the_deepening_after_a_full_memory_finds_the_bfs_optimum() {
+    let mut rng = Rng::with_seed(2325);
+    let (mut checked, mut fell_back) = (0, 0);
+    for case in 0..400 {
+        let (w, h) = (4 + rng.usize(..4), 4 + rng.usize(..3));
+        let colours = 4 + rng.usize(..3);
+        let r: RefBoard = random_board(&mut rng, w, h, colours, false);
+        let grid: Grid = r.inline().parse().unwrap();
+        let want = floodit_bfs_optimum(&r, (0, h - 1));
+        let mut setup = Setup::new(Game::Floodit);
+        setup.search.memory = rng.usize(..48 << 10);
+        let got = solve(&grid, &setup, &mut |_| {}).unwrap();
+        let what = format!(
+            "case {case}: {} at {} bytes",
+            r.inline(),
+            setup.search.memory
+        );
+        assert!(got.optimal, "{what}");
+        assert_eq!(got.length, want, "{what}");
+        assert_eq!(got.lower_bound as usize, want, "{what}");
+        assert_eq!(got.stopped, None, "{what}");
+        if let Some(note) = &got.note {
+            assert!(note.contains("filled its memory"), "{what}: {note}");
+            fell_back += 1;
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 400);
+    // most boards are proven by the first solutions and the bound, before any A*
+    assert!(fell_back >= 50, "only {fell_back} of 400 boards fell back");
+    eprintln!("{checked} boards, {fell_back} fell back");
 }
