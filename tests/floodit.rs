@@ -178,16 +178,24 @@ fn generated_14x14_boards_are_proven_and_replay_to_one_colour() {
     assert_eq!(proven, 20);
 }
 
+/// A random board of `least` to `least + 3` columns, `least` to `least + 2` rows and
+/// `least` to `least + 2` colours, as the reference and as a grid, with its optimum from
+/// the top-left start (the game's default) by breadth-first search.
+fn tiny_case(rng: &mut Rng, least: usize) -> (RefBoard, Grid, usize) {
+    let (w, h) = (least + rng.usize(..4), least + rng.usize(..3));
+    let colours = least + rng.usize(..3);
+    let r: RefBoard = random_board(rng, w, h, colours, false);
+    let grid: Grid = r.inline().parse().unwrap();
+    let want = floodit_bfs_optimum(&r, (0, h - 1));
+    (r, grid, want)
+}
+
 #[test]
 fn solve_matches_breadth_first_search_on_tiny_boards() {
     let mut rng = Rng::with_seed(19);
     let mut checked = 0;
     for case in 0..60 {
-        let (w, h) = (2 + rng.usize(..4), 2 + rng.usize(..3));
-        let colours = 2 + rng.usize(..3);
-        let r: RefBoard = random_board(&mut rng, w, h, colours, false);
-        let grid: Grid = r.inline().parse().unwrap();
-        let want = floodit_bfs_optimum(&r, (0, h - 1));
+        let (r, grid, want) = tiny_case(&mut rng, 2);
         let got = solve(&grid, &Setup::new(Game::Floodit), &mut |_| {}).unwrap();
         assert!(got.optimal, "case {case}: {}", r.inline());
         assert_eq!(got.length, want, "case {case}: {}", r.inline());
@@ -242,11 +250,7 @@ fn the_deepening_after_a_full_memory_finds_the_bfs_optimum() {
     let mut rng = Rng::with_seed(2325);
     let (mut checked, mut fell_back) = (0, 0);
     for case in 0..400 {
-        let (w, h) = (4 + rng.usize(..4), 4 + rng.usize(..3));
-        let colours = 4 + rng.usize(..3);
-        let r: RefBoard = random_board(&mut rng, w, h, colours, false);
-        let grid: Grid = r.inline().parse().unwrap();
-        let want = floodit_bfs_optimum(&r, (0, h - 1));
+        let (r, grid, want) = tiny_case(&mut rng, 4);
         let mut setup = Setup::new(Game::Floodit);
         setup.search.memory = rng.usize(..48 << 10);
         let got = solve(&grid, &setup, &mut |_| {}).unwrap();
