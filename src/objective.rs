@@ -288,13 +288,16 @@ mod tests {
     /// `ranked_children`) against the children built and then bounded (the default): the
     /// same children with the same values, each ranked the same by ranking 0 and no lower
     /// by ranking 1 (a child's edge bound from its parent may be weaker, never stronger,
-    /// than its own), and every child the default keeps against a floor kept too; only a
-    /// forced click may stand alone for all, and it is one of them.
+    /// than its own), and every child the default keeps against a floor kept too, but for
+    /// those the crossing games drop (`crate::edge`, which only drop children: the
+    /// default's bound leaves them out); only a forced click may stand alone for all, and
+    /// it is one of them.
     #[test]
     fn children_bounded_from_their_parent_match_those_built_then_bounded() {
         use crate::search::anytime::{ranked_children_of, Scored, Standing, WORST};
         let mut rng = fastrand::Rng::with_seed(11);
         let (mut positions, mut forced, mut pruned, mut weaker) = (0, 0, 0, 0);
+        let mut crossed = 0;
         for (game, w, h) in [(Game::Former, 7, 9), (Game::Figure, 5, 5)] {
             let rules = game.rules().expect("click rules");
             for seed in 0..40 {
@@ -331,7 +334,20 @@ mod tests {
                                 forced += 1;
                             } else {
                                 for k in &slow {
-                                    assert!(fast.iter().any(|f| f.2 == k.2 && f.3 == k.3));
+                                    if fast.iter().any(|f| f.2 == k.2 && f.3 == k.3) {
+                                        continue;
+                                    }
+                                    // dropped from the parent by the crossing games, which
+                                    // the default's bound leaves out: they rate the child
+                                    // above every other part of its edge bound
+                                    let child = o.play(&s, &k.3);
+                                    let [l, r, joint, crossing] =
+                                        g.edge_bound_parts(&child).expect("an edge bound");
+                                    assert!(
+                                        crossing > l.max(r).max(joint),
+                                        "a child kept by the default but not from its parent"
+                                    );
+                                    crossed += 1;
                                 }
                             }
                             pruned += (slow.len() < all.len()) as usize;
@@ -352,7 +368,7 @@ mod tests {
             "{pruned} positions with children pruned by the floor"
         );
         assert!(weaker > 0, "{weaker} children ranked higher");
-        println!("{positions} positions, {forced} forced clicks, {pruned} with children pruned, {weaker} children ranked higher");
+        println!("{positions} positions, {forced} forced clicks, {pruned} with children pruned, {weaker} children ranked higher, {crossed} dropped by the crossing games");
     }
 
     /// The group count by Euler's formula is one count in both engines: the bit planes'

@@ -18,6 +18,7 @@ use tumble::edge::DEFAULT_MEMORY as EDGE_MEMORY;
 use tumble::grid::Grid;
 use tumble::puzzle::{Puzzle, INFINITE};
 use tumble::rules::{Clickable, Game, Objective, Rules, Sideways};
+use tumble::search::{ida_star, SearchOptions};
 use tumble::solve::{dispatch, solve, Setup, WithEngine};
 
 /// A named game or a custom combination of knobs (objective: fewest moves).
@@ -525,8 +526,14 @@ fn edge_bound_along_play<B: Bits>(
             edge
         );
         counts.wide_above_narrow += usize::from(edge > without_wide);
-        if let Some([l, r, joint]) = game.edge_bound_parts(b) {
+        if let Some([l, r, joint, crossing]) = game.edge_bound_parts(b) {
             counts.joint_above_sides += usize::from(joint > l.max(r));
+            prop_assert!(
+                crossing as usize <= opt,
+                "crossing bound {} > optimum {}",
+                crossing,
+                opt
+            );
         }
         kids.clear();
         game.bounded_successors(b, INFINITE - 1, &mut kids);
@@ -595,6 +602,81 @@ fn edge_bound_is_admissible_on_small_former_boards() {
 #[test]
 fn three_column_edge_bound_is_admissible_on_small_wide_boards() {
     edge_bound_on_random_boards(0x7c01_ed6e, 60, &[(7, 2), (7, 3)], 3);
+}
+
+/// The crossing games (`src/edge/crossing.rs`) rarely raise the edge bound on boards
+/// small enough for breadth-first search, so this looks for the positions where they do:
+/// along random lines of play on random Former boards of seven columns and three or four
+/// rows, each position of at most 21 tiles whose crossing part is above the bound's other
+/// parts is solved by breadth-first search: the crossing part must not exceed the optimum,
+/// and IDA*, whose children the crossing games drop at every depth, must find and prove
+/// the same optimum.
+#[test]
+fn crossing_games_are_admissible_where_they_raise_the_bound() {
+    const MOST_TILES: usize = 21;
+    let rules = Game::Former.rules().unwrap();
+    let mut rng = Rng::with_seed(0xc055_1e57);
+    let (mut boards, mut positions, mut raised, mut tight, mut searched) = (0, 0, 0, 0, 0);
+    while raised < 30 && boards < 50_000 {
+        let h = 3 + boards % 2;
+        let colours = 3 + boards % 2;
+        boards += 1;
+        let r = random_board(&mut rng, 7, h, colours, false);
+        // (memos of 1 MiB: a fresh board's memos are mostly pages to zero)
+        let (game, board) = ClickGame::<u64>::with_memory(&grid_of(&r), rules, 1 << 20).unwrap();
+        play_checking(&game, board, &r, &rules, &mut rng, |b, r, _| {
+            positions += 1;
+            let Some([left, right, joint, crossing]) = game.edge_bound_parts(b) else {
+                return Ok(());
+            };
+            if crossing <= left.max(right).max(joint) {
+                return Ok(());
+            }
+            if r.tiles() > MOST_TILES {
+                return Ok(());
+            }
+            raised += 1;
+            let opt = bfs_optimum(r, &rules).expect("with groups of one every board clears");
+            prop_assert!(
+                crossing as usize <= opt,
+                "crossing bound {} > optimum {} at\n{}",
+                crossing,
+                opt,
+                r.rows_top().join("\n")
+            );
+            tight += usize::from(crossing as usize == opt);
+            // The children's crossing games drop children in IDA* (at every depth): it
+            // must still find the optimum, and prove it.
+            let opts = SearchOptions {
+                threads: 1,
+                memory: 1 << 20,
+                ..SearchOptions::default()
+            };
+            let out = ida_star(&game, b, &opts, None, &mut |_| {});
+            let found = out.best.map(|m| m.len());
+            prop_assert!(
+                out.proven && found == Some(opt),
+                "IDA* found {:?} (proven: {}), the optimum is {} at\n{}",
+                found,
+                out.proven,
+                opt,
+                r.rows_top().join("\n")
+            );
+            searched += 1;
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("board {boards}: {e}"));
+    }
+    assert!(
+        raised >= 30,
+        "the crossing games raised the bound at only {raised} of {positions} positions \
+         of {boards} boards"
+    );
+    assert_eq!(searched, raised, "every position raised was searched");
+    eprintln!(
+        "{raised} positions raised by the crossing games ({tight} to the optimum, \
+         each solved by IDA*), of {positions} positions of {boards} boards"
+    );
 }
 
 /// What [`moved_region_and_left_out_children`] saw over its positions: children the

@@ -12,7 +12,9 @@
 //!   outermost as well, solved exactly in a relaxed game, plus the column runs lying
 //!   wholly beyond them ([`crate::edge`], with its proof), and a left and a right slice at
 //!   once (their optima added, minus the clicks that can touch both). The bound is the
-//!   largest of these. Children get it from their parent's: a slice the click does not
+//!   largest of these. Where a narrow slice meets the other edge's wide one, the wide
+//!   one's optimum plus the narrow one's crossing game is one more, used only to drop
+//!   children (`edge_terms.rs` says why). Children get it from their parent's: a slice the click does not
 //!   touch keeps its optimum, and one it touches loses the clicked tiles from its mask of
 //!   starting tiles (`edge_terms.rs`).
 //! - with a smallest group of 2, a colour with a single tile can never be cleared: the board
@@ -101,8 +103,14 @@ impl<B: Bits> ClickGame<B> {
     }
 
     /// The three parts of the edge bound of `b` ([`crate::edge`]): the left edge's, the
-    /// right edge's and the joint one; `None` where the board has no edge bound.
-    pub fn edge_bound_parts(&self, b: &ClickBoard<B>) -> Option<[u32; 3]> {
-        self.edge_terms(b).map(|t| t.parts())
+    /// right edge's and the joint one; and the crossing games' bound (0 where there are
+    /// none), which only drops children
+    /// ([`crate::puzzle::Puzzle::bounded_successors`]); `None` where the board has no
+    /// edge bound.
+    pub fn edge_bound_parts(&self, b: &ClickBoard<B>) -> Option<[u32; 4]> {
+        self.edge_terms(b).map(|t| {
+            let [l, r, joint] = t.parts();
+            [l, r, joint, self.crossing_bound(&t)]
+        })
     }
 }

@@ -142,6 +142,34 @@ impl<B: Bits> ClickGame<B> {
         Some(t)
     }
 
+    /// The crossing games' bound of a position with the edge terms `t` (`crate::edge`'s
+    /// `crossing.rs`): for each joint of a narrow slice and the other edge's wide one that
+    /// meet, the wide one's optimum plus the narrow one's crossing game with the joint's
+    /// span as its budget; 0 where the board has no crossing games.
+    ///
+    /// It is admissible, but it is not part of the position's edge bound: it only drops
+    /// children ([`ClickGame::child_edge_bound`]). A child kept has the bound the other
+    /// parts give it, because IDA*'s "one more when no move lowers the bound"
+    /// ([`crate::puzzle::Puzzle::can_lower_bound`]) is about the column runs, and claims
+    /// it only where the position's edge bound is not above them: a kept child's bound
+    /// must then be the column runs'. The crossing games' searches are cut short and
+    /// their memo is lossy, so a second search of a position may give less than the first,
+    /// and a child's crossing part could not be told from its own edge bound.
+    pub(super) fn crossing_bound(&self, t: &EdgeTerms) -> u32 {
+        let Some(edge) = self.edge.as_ref().filter(|e| e.crossing()) else {
+            return 0;
+        };
+        let mut best = 0;
+        for (j, &(l, r)) in JOINTS.iter().enumerate().skip(1) {
+            let (narrow, wide) = if l < 2 { (l, r) } else { (r, l) };
+            if let (Some(mask), Some(_)) = (t.mask[narrow], t.mask[wide]) {
+                let g = edge.crossing_capped(narrow, mask, t.span[j], u32::MAX);
+                best = best.max(t.opt[wide] + g);
+            }
+        }
+        best
+    }
+
     /// How many of [`JOINTS`] there are: 1 with narrow slices only, else 3.
     #[inline(always)]
     fn joints(&self) -> usize {
@@ -167,7 +195,12 @@ impl<B: Bits> ClickGame<B> {
     /// back lower than the full one but still above `limit`: a slice's optimum is only
     /// searched for as far as it matters, and a wide slice's only with a few expansions
     /// ([`EdgeBound::opt_capped`]), which may give a lower bound on it instead: every
-    /// part of the bound stays a lower bound. Each side's mask and optimum (or bound) go
+    /// part of the bound stays a lower bound. Where a pair of a narrow and a wide slice
+    /// that meet has its joint bound at `limit`, its crossing game is searched too, up to
+    /// `limit`: a child it puts above `limit` is dropped with its bound, one it does not
+    /// keeps the bound without it ([`ClickGame::crossing_bound`] says why); elsewhere it
+    /// seldom drops a child and costs more than it saves. Each side's mask and optimum
+    /// (or bound) go
     /// to `known`, for the child if it is kept.
     #[inline]
     #[allow(clippy::too_many_arguments)]
@@ -246,11 +279,28 @@ impl<B: Bits> ClickGame<B> {
                 let others = t.span[j] - t.span_of[c][j];
                 // the joint bound with colour c spanning nothing: worth refining only if it
                 // beats the rest
+                let mut span = None;
                 if opts[l] + opts[r] + mid > best + others {
-                    let span = others + self.spanning(rest, lw, rw);
-                    best = best.max((opts[l] + opts[r] + mid).saturating_sub(span));
+                    let s = others + self.spanning(rest, lw, rw);
+                    span = Some(s);
+                    best = best.max((opts[l] + opts[r] + mid).saturating_sub(s));
                     if best > limit {
                         return best;
+                    }
+                }
+                // where a narrow slice meets the other edge's wide one and this pair's
+                // bound is at the limit, the crossing game on the narrow one (`crate::edge`'s
+                // `crossing.rs`) may drop the child; it is searched for no other
+                if j > 0 && edge.crossing() {
+                    let span = span.unwrap_or_else(|| others + self.spanning(rest, lw, rw));
+                    if (opts[l] + opts[r] + mid).saturating_sub(span) < limit {
+                        continue;
+                    }
+                    let (narrow, wide) = if l < 2 { (l, r) } else { (r, l) };
+                    let cap = limit.saturating_sub(opts[wide]);
+                    let g = edge.crossing_capped(narrow, known.mask[narrow], span, cap);
+                    if opts[wide] + g > limit {
+                        return opts[wide] + g;
                     }
                 }
             }

@@ -45,7 +45,14 @@
 //! covers the whole board, with no column between: then `m` is 0 and `k` counts the
 //! colours' runs in the two columns where the slices meet).
 //!
-//! The bound is the largest of the sides' and the pairs'. The edge bound alone is at least
+//! **The crossing game.** Where a narrow slice meets the other edge's wide one with no
+//! column between (seven columns), the narrow slice's own relaxed game can be made
+//! stricter: its clicks that take no tile of the wide slice are single groups, and only
+//! the few that take tiles of both (at most the pair's `k`) may be unions. The wide
+//! slice's optimum plus the least number of the former is a lower bound, never below the
+//! pair's, often above it. Proof: `crossing.rs`.
+//!
+//! The bound is the largest of the sides', the pairs' and the crossing games'. The edge bound alone is at least
 //! as strong as the column-run bound when a colour's tiles in `S` need a click each (they
 //! cannot be joined across the boundary).
 //!
@@ -54,9 +61,12 @@
 //! those left), solved by search (`search.rs`), with its values remembered in a memo
 //! (`memo.rs`) indexed by what each column holds (`columns.rs`). A search asked for a
 //! child's bound on a wide slice is cut short after a few expansions, and then gives the
-//! lower bound it has proven (`search.rs`, "Cut short"): the bound stays admissible.
+//! lower bound it has proven (`search.rs`, "Cut short"): the bound stays admissible. The
+//! crossing games (`crossing.rs`) are searched the same way, always with a few
+//! expansions per query, in a hashed memo of their own.
 
 mod columns;
+mod crossing;
 mod memo;
 mod search;
 mod side;
@@ -64,6 +74,8 @@ mod side;
 use std::sync::Arc;
 
 use crate::grid::MAX_COLOURS;
+use crossing::Crossing;
+pub use crossing::MAX_CROSSINGS;
 use side::Side;
 
 /// The most columns a slice may have.
@@ -77,6 +89,10 @@ pub const MAX_SLICE: usize = 4;
 /// the bound grow where the search keeps coming back (`docs/benchmarks.md` has the
 /// figures).
 pub const WIDE_EFFORT: u64 = 15;
+
+/// The most positions a search of the crossing game ([`EdgeBound::crossing_capped`]) may
+/// expand for one query; what it proves on the way stays in its memo for the next.
+pub const CROSSING_EFFORT: u64 = 60;
 
 /// The most starting tiles a slice of two columns may hold for the bound to be used (its
 /// first use solves every position the slice can reach).
@@ -103,6 +119,9 @@ pub type Mask = u64;
 pub struct EdgeBound {
     /// Left narrow, right narrow, then left wide and right wide if there are wide ones.
     sides: Vec<Arc<Side>>,
+    /// The crossing games of the narrow left and right slices, where each meets the other
+    /// edge's wide slice (boards of seven columns with wide slices), else none.
+    crossing: Vec<Crossing>,
     colours: usize,
 }
 
@@ -120,8 +139,9 @@ impl EdgeBound {
 
     /// [`EdgeBound::new`] with memos that take at most `bytes` together ([`EdgeBound::bytes`]):
     /// a quarter for each narrow slice and a sixteenth for its inner slice of two columns,
-    /// an eighth for each wide slice (whose inner slice is the narrow one): 2/4 + 2/16 +
-    /// 2/8 = 7/8 of `bytes` at most. A memo too small for a byte per position hashes its
+    /// an eighth for each wide slice (whose inner slice is the narrow one), and a sixteenth
+    /// for each narrow slice's crossing game where there is one: 2/4 + 2/16 + 2/8 + 2/16 =
+    /// `bytes` at most. A memo too small for a byte per position hashes its
     /// positions instead, which costs the searches time, never soundness; a slice of two
     /// columns, which must remember every position it reaches, is then not built (nor the
     /// bound, or the slices of three, that would rest on it).
@@ -149,16 +169,27 @@ impl EdgeBound {
         };
         let three = if w >= 7 { narrow(3, MAX_TILES_3) } else { None };
         let mut sides = three.or_else(|| narrow(2, MAX_TILES))?;
+        let mut crossing = Vec::new();
         if sides[0].n == 3 {
             if let Some([l, r]) = edges(4, MAX_TILES_4) {
                 let l = Side::new(&l, Some(sides[0].clone()), bytes / 8);
                 let r = Side::new(&r, Some(sides[1].clone()), bytes / 8);
                 if let (Some(l), Some(r)) = (l, r) {
                     sides.extend([Arc::new(l), Arc::new(r)]);
+                    if w == 3 + MAX_SLICE {
+                        let games = (0..2)
+                            .map(|k| Crossing::new(sides[k].clone(), bytes / 16))
+                            .collect::<Option<Vec<_>>>();
+                        crossing = games.unwrap_or_default();
+                    }
                 }
             }
         }
-        Some(EdgeBound { sides, colours })
+        Some(EdgeBound {
+            sides,
+            crossing,
+            colours,
+        })
     }
 
     /// The bytes its memos may take together, once every page of them is written: what a
@@ -173,13 +204,15 @@ impl EdgeBound {
                 }
             }
         }
-        slices.iter().map(|s| s.memo.bytes()).sum()
+        let games: usize = self.crossing.iter().map(Crossing::bytes).sum();
+        slices.iter().map(|s| s.memo.bytes()).sum::<usize>() + games
     }
 
     /// The same bound without its wide slices (sharing the narrow ones and their memos).
     pub fn narrow(&self) -> EdgeBound {
         EdgeBound {
             sides: self.sides[..2].to_vec(),
+            crossing: Vec::new(),
             colours: self.colours,
         }
     }
@@ -260,6 +293,28 @@ impl EdgeBound {
             u64::MAX
         };
         s.opt(mask, cap, self.colours, &mut effort)
+    }
+
+    /// Whether a narrow side meets the other edge's wide slice with a crossing game
+    /// ([`EdgeBound::crossing_capped`]).
+    #[inline]
+    pub fn crossing(&self) -> bool {
+        !self.crossing.is_empty()
+    }
+
+    /// A lower bound on the clicks that take tiles of a narrow side (0 left, 1 right) with
+    /// the starting tiles `mask` left but none of the other edge's wide slice, when at most
+    /// `budget` clicks can take tiles of both (`crossing.rs`): the crossing game's cost
+    /// where at most `cap` and found within [`CROSSING_EFFORT`] expansions, else a lower
+    /// bound on it; 0 without a crossing game ([`EdgeBound::crossing`]) or with a budget
+    /// above [`MAX_CROSSINGS`].
+    #[inline]
+    pub fn crossing_capped(&self, side: usize, mask: Mask, budget: u32, cap: u32) -> u32 {
+        let Some(game) = self.crossing.get(side) else {
+            return 0;
+        };
+        let mut effort = CROSSING_EFFORT;
+        game.cost(mask, budget, cap, self.colours, &mut effort)
     }
 
     /// The mask left when a click takes, from a side's columns with the starting tiles

@@ -43,6 +43,20 @@ impl Side {
     /// until it returns `true`; returns whether it did.
     #[inline]
     fn moves(&self, mask: Mask, colours: usize, mut f: impl FnMut(Mask) -> bool) -> bool {
+        self.moves_by(mask, colours, 2, |child, _| f(child))
+    }
+
+    /// Calls `f(child, union)` with the mask left by each group of the slice taken alone
+    /// (`union` false), then by each union of at least `least` same-colour groups that
+    /// reach the boundary column (`true`), until it returns `true`; returns whether it did.
+    #[inline]
+    pub(super) fn moves_by(
+        &self,
+        mask: Mask,
+        colours: usize,
+        least: u32,
+        mut f: impl FnMut(Mask, bool) -> bool,
+    ) -> bool {
         let left = self.split(mask);
         let boundary = COLUMN * (self.n as u32 - 1);
         // the starting tiles a move takes, from the tiles it takes in the slice as it is
@@ -60,7 +74,7 @@ impl Side {
             while rest != 0 {
                 let group = flood(rest & rest.wrapping_neg(), plane);
                 rest &= !group;
-                if f(mask & !taken(group)) {
+                if f(mask & !taken(group), false) {
                     return true;
                 }
                 if group >> boundary != 0 && n < touching.len() {
@@ -68,9 +82,9 @@ impl Side {
                     n += 1;
                 }
             }
-            // unions of two or more groups that reach the boundary
+            // unions of `least` or more groups that reach the boundary
             for sub in 1u32..1 << n {
-                if sub.count_ones() < 2 {
+                if sub.count_ones() < least {
                     continue;
                 }
                 let mut union = 0;
@@ -79,7 +93,7 @@ impl Side {
                     union |= touching[s.trailing_zeros() as usize];
                     s &= s - 1;
                 }
-                if f(mask & !taken(union)) {
+                if f(mask & !taken(union), true) {
                     return true;
                 }
             }
@@ -197,6 +211,36 @@ impl Side {
             };
         }
         outer.opt + alone
+    }
+
+    /// A lower bound on the relaxed optimum of `mask` that searches nothing of this slice:
+    /// the memo's entry, or the bound from the inner columns ([`Side::lower`]), whose
+    /// optimum a slice of two columns knows once it has been asked for it.
+    #[inline]
+    pub(super) fn known_lower(&self, mask: Mask, colours: usize) -> u32 {
+        let Some(key) = self.key(mask) else {
+            return 0;
+        };
+        let known = self.memo.get(key);
+        if known & EXACT != 0 {
+            return (known & !EXACT) as u32 - 1;
+        }
+        let stored = (known as u32).saturating_sub(1);
+        match &self.inner {
+            Some(inner) => {
+                let mut outer = Outer::NONE;
+                let inner = self.inner_lower(
+                    inner,
+                    mask,
+                    colours,
+                    &mut outer,
+                    u32::MAX,
+                    &mut u64::MAX.clone(),
+                );
+                stored.max(inner)
+            }
+            None => stored,
+        }
     }
 
     /// Whether the searches on this board are being stopped ([`crate::edge::EdgeBound::halt`]).

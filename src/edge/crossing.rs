@@ -1,0 +1,293 @@
+//! The crossing game: a stronger joint bound where a narrow slice meets the other edge's
+//! wide slice, with no column between them (a board of seven columns: columns 0–2 and
+//! 3–6, or 0–3 and 4–6).
+//!
+//! ## The game
+//! On a narrow slice `N`, with a budget `T` of *crossings*: a move either removes one group
+//! of `N` at a cost of one, or, while the budget lasts, removes any union of same-colour
+//! groups of `N` that each have a tile in the boundary column at a cost of nothing,
+//! spending one crossing. `g(N, T)` is the least cost that clears `N`.
+//!
+//! **The bound.** Let `W` be the wide slice that `N` meets, and take any solution of the
+//! real game. Its clicks that take tiles of `W` number at least `opt(W)` ([`crate::edge`]).
+//! Of its clicks that take tiles of `N`, those that take none of `W` have their whole group
+//! in `N`'s columns (the slices cover the board), so each is a group of `N`; those that
+//! also take tiles of `W` are, within `N`, unions of groups that reach `N`'s boundary
+//! column ([`crate::edge`]'s argument). Keeping only the clicks that take tiles of `N`
+//! leaves `N` as the crossing game leaves it (tiles never change column), with one
+//! crossing per click that takes tiles of both. A click taking tiles of both slices has a
+//! tile in each of the two columns where they meet and takes whole vertical runs of its
+//! colour there, and such runs never split: so there are at most as many such clicks as
+//! the joint's `span` ([`crate::edge`], "Both edges at once") at any position on the way.
+//! With `T` at least that span, the clicks taking tiles of `N` but not of `W` cost the
+//! crossing game at least `g(N, T)`, and none of them is among the `opt(W)`:
+//!
+//! `clicks ≥ opt(W) + g(N, T)`.
+//!
+//! It is never below the plain joint bound `opt(W) + opt(N) − T`: a crossing-game solution
+//! of cost `p` with `q ≤ T` crossings is a relaxed solution of `N` in `p + q` moves, so
+//! `g(N, T) ≥ opt(N) − T`. It is above it where the crossings cannot all be put to use.
+//! A larger budget can only lower `g`, so an upper bound on the span serves as `T`.
+//!
+//! ## Solving it
+//! As a slice's optimum ([`super::search`]): iterative deepening on the cost, pruned by
+//! `opt(N) − T` (with what is known of `opt(N)` without searching for it) and by the
+//! bounds the memo keeps for `(position, T)`, with an effort: a search that runs out of
+//! it answers yes at once, so what it gives is a lower bound, and only complete searches
+//! store a bound or an exact value ("Cut short" there).
+
+use std::sync::Arc;
+
+use super::memo::{Memo, EXACT, HASHED_MEMO, KEY_LIMIT};
+use super::side::Side;
+use super::Mask;
+
+/// The largest budget of crossings the game is solved for: a query with more gets no
+/// bound (0). The two columns where the slices meet hold at most 16 tiles each, so the
+/// span is at most 16 runs; on Former's nine rows it is at most nine.
+pub const MAX_CROSSINGS: u32 = 15;
+
+/// The crossing game on one narrow slice, with its memo of `(position, budget)`.
+#[derive(Debug)]
+pub(super) struct Crossing {
+    pub(super) side: Arc<Side>,
+    memo: Memo,
+}
+
+impl Crossing {
+    /// The crossing game of `side`, with a hashed memo of at most `bytes` (at least a
+    /// bucket); `None` if its keys (a position's and a budget's) do not fit a memo's.
+    pub(super) fn new(side: Arc<Side>, bytes: usize) -> Option<Crossing> {
+        let entries = side
+            .classes
+            .iter()
+            .try_fold(1u64, |a, &c| a.checked_mul(c as u64))?
+            .checked_mul(MAX_CROSSINGS as u64 + 1)
+            .filter(|&e| e <= KEY_LIMIT)?;
+        let words = 1 << (bytes / 8).clamp(4, HASHED_MEMO).ilog2();
+        Some(Crossing {
+            side,
+            memo: Memo::new(entries, 0, words),
+        })
+    }
+
+    /// The bytes its memo may take.
+    pub(super) fn bytes(&self) -> usize {
+        self.memo.bytes()
+    }
+
+    /// `g(mask, budget)` where it is at most `cap` and found within `effort` expansions,
+    /// else a lower bound on it (above `cap` if the search got that far); 0 for a budget
+    /// above [`MAX_CROSSINGS`].
+    pub(super) fn cost(
+        &self,
+        mask: Mask,
+        budget: u32,
+        cap: u32,
+        colours: usize,
+        effort: &mut u64,
+    ) -> u32 {
+        if budget > MAX_CROSSINGS || mask == 0 {
+            return 0;
+        }
+        let Some(key) = self.key(mask, budget) else {
+            return 0;
+        };
+        let known = self.memo.get(key);
+        if known & EXACT != 0 {
+            return (known & !EXACT) as u32 - 1;
+        }
+        let mut t = self.lower(mask, budget, known, colours);
+        while t <= cap {
+            if self.within(mask, budget, t, colours, effort) {
+                if !self.side.is_halted() && *effort != 0 {
+                    self.store(key, t, true);
+                }
+                return t;
+            }
+            t += 1;
+        }
+        t
+    }
+
+    /// Where `(mask, budget)` is in the memo; `None` for a mask no position can have.
+    #[inline]
+    fn key(&self, mask: Mask, budget: u32) -> Option<usize> {
+        let key = self.side.key(mask)?;
+        Some(key * (MAX_CROSSINGS as usize + 1) + budget as usize)
+    }
+
+    /// A lower bound on `g(mask, budget)` from the memo's entry `known` (not exact) and
+    /// `opt(mask) − budget` (see the module doc), with what is known of the slice's
+    /// optimum without searching it ([`Side::known_lower`]).
+    #[inline]
+    fn lower(&self, mask: Mask, budget: u32, known: u8, colours: usize) -> u32 {
+        let stored = (known as u32).saturating_sub(1);
+        let opt = self.side.known_lower(mask, colours);
+        stored.max(opt.saturating_sub(budget))
+    }
+
+    /// Remembers `value` for the memo entry `key`, exact or a lower bound.
+    #[inline]
+    fn store(&self, key: usize, value: u32, exact: bool) {
+        let exact = if exact { EXACT } else { 0 };
+        self.memo.set(key, (value as u8 + 1) | exact);
+    }
+
+    /// Whether the slice with `mask` left can be cleared at a cost of at most `t` with at
+    /// most `budget` crossings (a depth-first search; a failure stores `t + 1` as a lower
+    /// bound, a success where the bound was `t` stores `t` as exact). Halted or out of
+    /// effort, it answers yes at once.
+    fn within(&self, mask: Mask, budget: u32, t: u32, colours: usize, effort: &mut u64) -> bool {
+        if *effort == 0 || self.side.is_halted() || mask == 0 {
+            return true;
+        }
+        // (a mask no position can have is taken as cleared, keeping the bound admissible)
+        let Some(key) = self.key(mask, budget) else {
+            return true;
+        };
+        let known = self.memo.get(key);
+        if known & EXACT != 0 {
+            return (known & !EXACT) as u32 - 1 <= t;
+        }
+        let lower = self.lower(mask, budget, known, colours);
+        if lower > t {
+            return false;
+        }
+        if *effort == 0 || self.side.is_halted() {
+            return true;
+        }
+        *effort -= 1;
+        if self.moves(mask, colours, |child, crossing| {
+            if crossing {
+                budget > 0 && self.within(child, budget - 1, t, colours, effort)
+            } else {
+                t > 0 && self.within(child, budget, t - 1, colours, effort)
+            }
+        }) {
+            if lower == t && *effort != 0 && !self.side.is_halted() {
+                self.store(key, t, true);
+            }
+            return true;
+        }
+        self.store(key, t + 1, false);
+        false
+    }
+
+    /// Calls `f(child, crossing)` for each move of the crossing game from `mask`: each
+    /// group of the slice (`false`), then each union of one or more same-colour groups
+    /// that reach the boundary column (`true`), until `f` returns `true`; returns whether
+    /// it did.
+    #[inline]
+    fn moves(&self, mask: Mask, colours: usize, f: impl FnMut(Mask, bool) -> bool) -> bool {
+        self.side.moves_by(mask, colours, 1, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// `g(mask, budget)` by plain recursion over every position it leads to (the
+    /// reference).
+    fn full(
+        c: &Crossing,
+        mask: Mask,
+        budget: u32,
+        colours: usize,
+        memo: &mut HashMap<(Mask, u32), u32>,
+    ) -> u32 {
+        if mask == 0 {
+            return 0;
+        }
+        if let Some(&v) = memo.get(&(mask, budget)) {
+            return v;
+        }
+        let mut moves = Vec::new();
+        c.moves(mask, colours, |child, crossing| {
+            moves.push((child, crossing));
+            false
+        });
+        let best = moves
+            .into_iter()
+            .filter(|&(_, crossing)| !crossing || budget > 0)
+            .map(|(child, crossing)| {
+                if crossing {
+                    full(c, child, budget - 1, colours, memo)
+                } else {
+                    1 + full(c, child, budget, colours, memo)
+                }
+            })
+            .min()
+            .expect("a position with tiles has a move");
+        memo.insert((mask, budget), best);
+        best
+    }
+
+    /// Every position of random three-column slices, with every budget up to 4, asked for
+    /// in a mixed order with random caps and efforts: each answer is at most `g` (and `g`
+    /// itself where at most the cap with effort to spare), at least the plain joint's
+    /// `opt − budget`; and full searches afterwards find every `g`.
+    #[test]
+    fn the_crossing_search_finds_g_or_a_lower_bound() {
+        let mut rng = fastrand::Rng::with_seed(0xc055);
+        let (mut exact, mut above_plain, mut asked) = (0, 0, 0);
+        for case in 0..80 {
+            let colours = 2 + case % 3;
+            let cols: Vec<Vec<u8>> = (0..3)
+                .map(|_| {
+                    (0..1 + rng.usize(..6))
+                        .map(|_| rng.usize(..colours) as u8)
+                        .collect()
+                })
+                .collect();
+            let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
+            let side = Arc::new(Side::new(&refs, None, 1 << 20).expect("a small slice"));
+            let game = Crossing::new(side.clone(), 1 << 16).expect("its keys fit");
+            let tiles: usize = cols.iter().map(Vec::len).sum();
+            let mut truth = HashMap::new();
+            let mut optima = HashMap::new();
+            for budget in 0..=4 {
+                full(&game, (1 << tiles) - 1, budget, colours, &mut truth);
+            }
+            let mut queries: Vec<(Mask, u32, u32)> =
+                truth.iter().map(|(&(m, b), &v)| (m, b, v)).collect();
+            queries.sort_unstable();
+            rng.shuffle(&mut queries);
+            for &(m, b, g) in &queries {
+                let cap = rng.u32(0..g + 3);
+                let mut effort = if rng.bool() { u64::MAX } else { rng.u64(0..8) };
+                let full_effort = effort == u64::MAX;
+                let v = game.cost(m, b, cap, colours, &mut effort);
+                assert!(
+                    v <= g,
+                    "case {case}, {cols:?}, mask {m:#b}, budget {b}: {v} > {g}"
+                );
+                if full_effort && g <= cap {
+                    assert_eq!(v, g, "case {case}, mask {m:#b}, budget {b}, cap {cap}");
+                    exact += 1;
+                }
+                if full_effort && g > cap {
+                    assert!(v > cap, "case {case}, mask {m:#b}, budget {b}, cap {cap}");
+                }
+                let opt = *optima
+                    .entry(m)
+                    .or_insert_with(|| side.opt(m, u32::MAX, colours, &mut u64::MAX.clone()));
+                assert!(
+                    g + b >= opt,
+                    "case {case}, mask {m:#b}: g {g} + {b} < opt {opt}"
+                );
+                above_plain += usize::from(g > opt.saturating_sub(b));
+                asked += 1;
+            }
+            for &(m, b, g) in &queries {
+                assert_eq!(game.cost(m, b, u32::MAX, colours, &mut u64::MAX.clone()), g);
+            }
+        }
+        assert!(
+            exact > 1000 && above_plain > 100,
+            "{asked} asked: {exact} exact, {above_plain} above the plain joint's bound"
+        );
+    }
+}
