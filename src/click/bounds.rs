@@ -14,9 +14,9 @@
 //!   once (their optima added, minus the clicks that can touch both). The bound is the
 //!   largest of these. Where a narrow slice meets the other edge's wide one, the wide
 //!   one's optimum plus the narrow one's crossing game is one more, used only to drop
-//!   children (`edge_terms.rs` says why). Children get it from their parent's: a slice the click does not
-//!   touch keeps its optimum, and one it touches loses the clicked tiles from its mask of
-//!   starting tiles (`edge_terms.rs`).
+//!   children (`edge_terms.rs` says why). Children get it from their parent's: a slice
+//!   the click does not touch keeps its optimum, and one it touches loses the clicked
+//!   tiles from its mask of starting tiles (`edge_terms.rs`).
 //! - with a smallest group of 2, a colour with a single tile can never be cleared: the board
 //!   is unsolvable (bound [`INFINITE`]).
 

@@ -200,8 +200,7 @@ impl<B: Bits> ClickGame<B> {
     /// `limit`: a child it puts above `limit` is dropped with its bound, one it does not
     /// keeps the bound without it ([`ClickGame::crossing_bound`] says why); elsewhere it
     /// seldom drops a child and costs more than it saves. Each side's mask and optimum
-    /// (or bound) go
-    /// to `known`, for the child if it is kept.
+    /// (or bound) go to `known`, for the child if it is kept.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn child_edge_bound(

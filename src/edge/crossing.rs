@@ -189,6 +189,11 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
+    /// An effort that never runs out.
+    fn unlimited() -> u64 {
+        u64::MAX
+    }
+
     /// `g(mask, budget)` by plain recursion over every position it leads to (the
     /// reference).
     fn full(
@@ -273,7 +278,7 @@ mod tests {
                 }
                 let opt = *optima
                     .entry(m)
-                    .or_insert_with(|| side.opt(m, u32::MAX, colours, &mut u64::MAX.clone()));
+                    .or_insert_with(|| side.opt(m, u32::MAX, colours, &mut unlimited()));
                 assert!(
                     g + b >= opt,
                     "case {case}, mask {m:#b}: g {g} + {b} < opt {opt}"
@@ -282,7 +287,7 @@ mod tests {
                 asked += 1;
             }
             for &(m, b, g) in &queries {
-                assert_eq!(game.cost(m, b, u32::MAX, colours, &mut u64::MAX.clone()), g);
+                assert_eq!(game.cost(m, b, u32::MAX, colours, &mut unlimited()), g);
             }
         }
         assert!(

@@ -52,9 +52,10 @@
 //! slice's optimum plus the least number of the former is a lower bound, never below the
 //! pair's, often above it. Proof: `crossing.rs`.
 //!
-//! The bound is the largest of the sides', the pairs' and the crossing games'. The edge bound alone is at least
-//! as strong as the column-run bound when a colour's tiles in `S` need a click each (they
-//! cannot be joined across the boundary).
+//! The bound is the largest of the sides' and the pairs'; the crossing games only drop
+//! children in a search (`src/click/edge_terms.rs` says why). The edge bound alone is at
+//! least as strong as the column-run bound when a colour's tiles in `S` need a click each
+//! (they cannot be joined across the boundary).
 //!
 //! ## Solving the edge game
 //! Each slice is a `Side` (`side.rs`: its starting tiles, and a position as the mask of
@@ -141,8 +142,8 @@ impl EdgeBound {
     /// a quarter for each narrow slice and a sixteenth for its inner slice of two columns,
     /// an eighth for each wide slice (whose inner slice is the narrow one), and a sixteenth
     /// for each narrow slice's crossing game where there is one: 2/4 + 2/16 + 2/8 + 2/16 =
-    /// `bytes` at most. A memo too small for a byte per position hashes its
-    /// positions instead, which costs the searches time, never soundness; a slice of two
+    /// `bytes` at most. A memo too small for a byte per position hashes its positions
+    /// instead, which costs the searches time, never soundness; a slice of two
     /// columns, which must remember every position it reaches, is then not built (nor the
     /// bound, or the slices of three, that would rest on it).
     pub fn within(columns: &[Vec<u8>], colours: usize, bytes: usize) -> Option<EdgeBound> {

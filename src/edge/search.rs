@@ -228,15 +228,9 @@ impl Side {
         let stored = (known as u32).saturating_sub(1);
         match &self.inner {
             Some(inner) => {
-                let mut outer = Outer::NONE;
-                let inner = self.inner_lower(
-                    inner,
-                    mask,
-                    colours,
-                    &mut outer,
-                    u32::MAX,
-                    &mut u64::MAX.clone(),
-                );
+                let (mut outer, mut unlimited) = (Outer::NONE, u64::MAX);
+                let inner =
+                    self.inner_lower(inner, mask, colours, &mut outer, u32::MAX, &mut unlimited);
                 stored.max(inner)
             }
             None => stored,
