@@ -40,6 +40,17 @@ pub(super) const SIDES: usize = 4;
 /// wide right.
 const JOINTS: [(usize, usize); 3] = [(0, 1), (2, 1), (0, 3)];
 
+/// The narrow and the wide side of a joint of [`JOINTS`] other than the first (whose
+/// sides are both narrow).
+#[inline(always)]
+fn narrow_and_wide((l, r): (usize, usize)) -> (usize, usize) {
+    if l < 2 {
+        (l, r)
+    } else {
+        (r, l)
+    }
+}
+
 /// The columns of an edge slice (by side: 0 and 1 narrow, of `slice` columns; 2 and 3
 /// wide).
 #[inline(always)]
@@ -161,7 +172,7 @@ impl<B: Bits> ClickGame<B> {
         };
         let mut best = 0;
         for (j, &(l, r)) in JOINTS.iter().enumerate().skip(1) {
-            let (narrow, wide) = if l < 2 { (l, r) } else { (r, l) };
+            let (narrow, wide) = narrow_and_wide((l, r));
             if let (Some(mask), Some(_)) = (t.mask[narrow], t.mask[wide]) {
                 let g = edge.crossing_capped(narrow, mask, t.span[j], u32::MAX);
                 best = best.max(t.opt[wide] + g);
@@ -295,7 +306,7 @@ impl<B: Bits> ClickGame<B> {
                     if (opts[l] + opts[r] + mid).saturating_sub(span) < limit {
                         continue;
                     }
-                    let (narrow, wide) = if l < 2 { (l, r) } else { (r, l) };
+                    let (narrow, wide) = narrow_and_wide((l, r));
                     let cap = limit.saturating_sub(opts[wide]);
                     let g = edge.crossing_capped(narrow, known.mask[narrow], span, cap);
                     if opts[wide] + g > limit {

@@ -50,7 +50,7 @@ pub const MAX_CROSSINGS: u32 = 15;
 /// The crossing game on one narrow slice, with its memo of `(position, budget)`.
 #[derive(Debug)]
 pub(super) struct Crossing {
-    pub(super) side: Arc<Side>,
+    side: Arc<Side>,
     memo: Memo,
 }
 
@@ -150,12 +150,10 @@ impl Crossing {
         if known & EXACT != 0 {
             return (known & !EXACT) as u32 - 1 <= t;
         }
+        // (the lower bound searches nothing, so the effort is as it was above)
         let lower = self.lower(mask, budget, known, colours);
         if lower > t {
             return false;
-        }
-        if *effort == 0 || self.side.is_halted() {
-            return true;
         }
         *effort -= 1;
         if self.moves(mask, colours, |child, crossing| {

@@ -225,15 +225,20 @@ impl Side {
         if known & EXACT != 0 {
             return (known & !EXACT) as u32 - 1;
         }
-        let stored = (known as u32).saturating_sub(1);
         match &self.inner {
             Some(inner) => {
                 let (mut outer, mut unlimited) = (Outer::NONE, u64::MAX);
-                let inner =
-                    self.inner_lower(inner, mask, colours, &mut outer, u32::MAX, &mut unlimited);
-                stored.max(inner)
+                self.lower(
+                    inner,
+                    mask,
+                    known,
+                    colours,
+                    &mut outer,
+                    u32::MAX,
+                    &mut unlimited,
+                )
             }
-            None => stored,
+            None => (known as u32).saturating_sub(1),
         }
     }
 
