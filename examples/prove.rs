@@ -30,6 +30,10 @@ struct Args {
     threads: usize,
     /// Memory for the transposition table, in MiB.
     memory_mib: usize,
+    /// How far below the limit the edge bound's crossing games are searched from the
+    /// start (`tumble solve` reaches further after a while: `CROSSING_REACH_AFTER`).
+    #[arg(long, default_value_t = 0)]
+    crossing_reach: u32,
     /// Boards, inline (rows top to bottom, commas between), each with `:OPTIMUM` when a
     /// solution of that length is to be known in advance.
     #[arg(required = true, value_parser = board_arg)]
@@ -57,6 +61,7 @@ fn main() {
     for (board, known) in &args.boards {
         let grid: Grid = board.replace(',', "\n").parse().expect("a board");
         let (puzzle, start) = ClickGame::<u64>::new(&grid, rules).expect("at most 64 cells");
+        puzzle.reach_crossings(args.crossing_reach);
         let opts = SearchOptions {
             threads,
             memory: memory << 20,

@@ -14,7 +14,7 @@ use common::{
 };
 use tumble::bits::{Bits, Wide};
 use tumble::click::{ClickBoard, ClickGame};
-use tumble::edge::DEFAULT_MEMORY as EDGE_MEMORY;
+use tumble::edge::{DEFAULT_MEMORY as EDGE_MEMORY, LONG_CROSSING_REACH};
 use tumble::grid::Grid;
 use tumble::puzzle::{Puzzle, INFINITE};
 use tumble::rules::{Clickable, Game, Objective, Rules, Sideways};
@@ -645,24 +645,30 @@ fn crossing_games_are_admissible_where_they_raise_the_bound() {
                 r.rows_top().join("\n")
             );
             tight += usize::from(crossing as usize == opt);
-            // The children's crossing games drop children in IDA* (at every depth): it
-            // must still find the optimum, and prove it.
+            // The children's crossing games drop children in IDA* (at every depth), at
+            // the limit and, as in a long proof, below it: it must still find the
+            // optimum, and prove it.
             let opts = SearchOptions {
                 threads: 1,
                 memory: 1 << 20,
                 ..SearchOptions::default()
             };
-            let out = ida_star(&game, b, &opts, None, &mut |_| {});
-            let found = out.best.map(|m| m.len());
-            prop_assert!(
-                out.proven && found == Some(opt),
-                "IDA* found {:?} (proven: {}), the optimum is {} at\n{}",
-                found,
-                out.proven,
-                opt,
-                r.rows_top().join("\n")
-            );
-            searched += 1;
+            for reach in [0, LONG_CROSSING_REACH] {
+                game.reach_crossings(reach);
+                let out = ida_star(&game, b, &opts, None, &mut |_| {});
+                let found = out.best.map(|m| m.len());
+                prop_assert!(
+                    out.proven && found == Some(opt),
+                    "IDA* with crossing reach {} found {:?} (proven: {}), the optimum is {} at\n{}",
+                    reach,
+                    found,
+                    out.proven,
+                    opt,
+                    r.rows_top().join("\n")
+                );
+                searched += 1;
+            }
+            game.reach_crossings(0);
             Ok(())
         })
         .unwrap_or_else(|e| panic!("board {boards}: {e}"));
@@ -672,7 +678,11 @@ fn crossing_games_are_admissible_where_they_raise_the_bound() {
         "the crossing games raised the bound at only {raised} of {positions} positions \
          of {boards} boards"
     );
-    assert_eq!(searched, raised, "every position raised was searched");
+    assert_eq!(
+        searched,
+        2 * raised,
+        "every position raised was searched at both reaches"
+    );
     eprintln!(
         "{raised} positions raised by the crossing games ({tight} to the optimum, \
          each solved by IDA*), of {positions} positions of {boards} boards"

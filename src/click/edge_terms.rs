@@ -207,7 +207,8 @@ impl<B: Bits> ClickGame<B> {
     /// searched for as far as it matters, and a wide slice's only with a few expansions
     /// ([`EdgeBound::opt_capped`]), which may give a lower bound on it instead: every
     /// part of the bound stays a lower bound. Where a pair of a narrow and a wide slice
-    /// that meet has its joint bound at `limit`, its crossing game is searched too, up to
+    /// that meet has its joint bound at `limit` (or up to the edge's crossing reach below
+    /// it, [`EdgeBound::reach_crossings`]), its crossing game is searched too, up to
     /// `limit`: a child it puts above `limit` is dropped with its bound, one it does not
     /// keeps the bound without it ([`ClickGame::crossing_bound`] says why); elsewhere it
     /// seldom drops a child and costs more than it saves. Each side's mask and optimum
@@ -299,11 +300,13 @@ impl<B: Bits> ClickGame<B> {
                     }
                 }
                 // where a narrow slice meets the other edge's wide one and this pair's
-                // bound is at the limit, the crossing game on the narrow one (`crate::edge`'s
-                // `crossing.rs`) may drop the child; it is searched for no other
+                // bound is at the limit (or within the edge's crossing reach below it), the
+                // crossing game on the narrow one (`crate::edge`'s `crossing.rs`) may drop
+                // the child; it is searched for no other
                 if j > 0 && edge.crossing() {
                     let span = span.unwrap_or_else(|| others + self.spanning(rest, lw, rw));
-                    if (opts[l] + opts[r] + mid).saturating_sub(span) < limit {
+                    let joint = (opts[l] + opts[r] + mid).saturating_sub(span);
+                    if joint + edge.crossing_reach() < limit {
                         continue;
                     }
                     let (narrow, wide) = narrow_and_wide((l, r));

@@ -176,6 +176,14 @@ impl<B: Bits> ClickGame<B> {
         }
     }
 
+    /// Sets how far below the limit the edge bound's crossing games are searched; see
+    /// [`EdgeBound::reach_crossings`].
+    pub fn reach_crossings(&self, reach: u32) {
+        if let Some(e) = &self.edge {
+            e.reach_crossings(reach);
+        }
+    }
+
     /// Number of colours in the palette.
     pub fn colours(&self) -> usize {
         self.colours

@@ -72,6 +72,7 @@ mod memo;
 mod search;
 mod side;
 
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
 
 use crate::grid::MAX_COLOURS;
@@ -94,6 +95,13 @@ pub const WIDE_EFFORT: u64 = 15;
 /// The most positions a search of the crossing game ([`EdgeBound::crossing_capped`]) may
 /// expand for one query; what it proves on the way stays in its memo for the next.
 pub const CROSSING_EFFORT: u64 = 60;
+
+/// How far below the limit a pair's joint bound may be for its crossing game to be
+/// searched once a proof has run long ([`EdgeBound::reach_crossings`]). At the limit only,
+/// a board proven in a fraction of a second spends least; one below, the games drop
+/// enough more children on the hardest boards to save them about a sixth of their time,
+/// and further reach adds little (`docs/benchmarks.md` has the figures).
+pub const LONG_CROSSING_REACH: u32 = 1;
 
 /// The most starting tiles a slice of two columns may hold for the bound to be used (its
 /// first use solves every position the slice can reach).
@@ -123,6 +131,9 @@ pub struct EdgeBound {
     /// The crossing games of the narrow left and right slices, where each meets the other
     /// edge's wide slice (boards of seven columns with wide slices), else none.
     crossing: Vec<Crossing>,
+    /// How far below the limit a pair's joint bound may be for its crossing game to be
+    /// searched ([`EdgeBound::reach_crossings`]).
+    reach: AtomicU32,
     colours: usize,
 }
 
@@ -189,6 +200,7 @@ impl EdgeBound {
         Some(EdgeBound {
             sides,
             crossing,
+            reach: AtomicU32::new(0),
             colours,
         })
     }
@@ -214,6 +226,7 @@ impl EdgeBound {
         EdgeBound {
             sides: self.sides[..2].to_vec(),
             crossing: Vec::new(),
+            reach: AtomicU32::new(0),
             colours: self.colours,
         }
     }
@@ -301,6 +314,21 @@ impl EdgeBound {
     #[inline]
     pub fn crossing(&self) -> bool {
         !self.crossing.is_empty()
+    }
+
+    /// How far below the limit a pair's joint bound may be for its crossing game to be
+    /// searched: 0 at first ([`EdgeBound::reach_crossings`]).
+    #[inline]
+    pub fn crossing_reach(&self) -> u32 {
+        self.reach.load(Relaxed)
+    }
+
+    /// Lets the crossing games be searched for children whose pair's joint bound is up to
+    /// `reach` below the limit (0: at the limit only). Any reach keeps the bound
+    /// admissible: a game only drops a child whose crossing bound is past the limit. Set
+    /// while a search runs, it takes effect at once for every thread.
+    pub fn reach_crossings(&self, reach: u32) {
+        self.reach.store(reach, Relaxed);
     }
 
     /// A lower bound on the clicks that take tiles of a narrow side (0 left, 1 right) with

@@ -30,6 +30,10 @@ pub const PROOF_ANYTIME_LIMIT: Duration = Duration::from_secs(1);
 /// (`docs/benchmarks.md`, "Measured and not kept", has the figures for longer patience).
 pub const PROOF_ANYTIME_MIN: Duration = Duration::from_millis(40);
 
+/// After this long a proof searches the edge bound's crossing games further
+/// ([`crate::edge::LONG_CROSSING_REACH`]): a board not proven by then is a hard one.
+pub const CROSSING_REACH_AFTER: Duration = Duration::from_millis(500);
+
 /// Boards of at most this many cells count as small enough to prove (the one-word engine).
 pub const PROVABLE_CELLS: usize = 64;
 
@@ -173,7 +177,12 @@ pub(super) fn fewest_moves<B: Bits>(
         drop(tx);
         let patient = setup.no_proof || !provable;
         let deadline = opts.deadline();
+        let mut reached = setup.no_proof;
         while running > 0 {
+            if !reached && opts.start.elapsed() > CROSSING_REACH_AFTER {
+                p.reach_crossings(crate::edge::LONG_CROSSING_REACH);
+                reached = true;
+            }
             if opts.stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
                 // Time is up, or the user asked to stop: every search stops, and so do the
                 // edge bound's relaxed searches, which look at no clock themselves.

@@ -36,7 +36,9 @@ mod setup;
 pub use best_value::{DEFAULT_ANYTIME_LIMIT, EXACT_POSITIONS, EXACT_TILES};
 pub use engine::{dispatch, WithEngine, MAX_CELLS};
 pub use fast::{SEEDED_PART, SEEDED_PENALTY, SEEDED_RUNS, SEEDED_SHARE};
-pub use fewest_moves::{PROOF_ANYTIME_LIMIT, PROOF_ANYTIME_MIN, PROVABLE_CELLS};
+pub use fewest_moves::{
+    CROSSING_REACH_AFTER, PROOF_ANYTIME_LIMIT, PROOF_ANYTIME_MIN, PROVABLE_CELLS,
+};
 pub use replay::{has_moves, replay};
 pub use setup::Setup;
 
