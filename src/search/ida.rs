@@ -451,7 +451,7 @@ fn search<P: Puzzle, M: Memo<P::State>>(
             // So is a solution found beside this search: its finder knows it is optimal.
             return done(known, lower, false, nodes);
         }
-        memo.grow();
+        memo.grow(&|| opts.should_stop());
         let (r, path) = iteration(p, start, opts, &*memo, lower, &mut nodes);
         match r {
             Err(Halt::Found) => {

@@ -45,12 +45,17 @@ pub trait Memo<S>: Sync {
     fn store(&self, s: &S, key: Key, bound: u32, work: u32);
     /// Asks the memory to start loading what [`Memo::get`] will read for `hash`.
     fn prefetch(&self, _hash: u64) {}
-    /// Called between iterations, with the memo to itself: room to grow.
-    fn grow(&mut self) {}
+    /// Called between iterations, with the memo to itself: room to grow. `stop` says
+    /// when the search is to stop: growing may then be cut short.
+    fn grow(&mut self, _stop: &dyn Fn() -> bool) {}
 }
 
 const WAYS: usize = 4;
 const ENTRY_BYTES: usize = 16;
+
+/// Buckets [`Table`]'s growth moves between two questions whether to stop: at most 64
+/// entries, each of which may be the first write to a page.
+const GROW_CHECK: usize = 16;
 
 /// A lock-free table of `key → (lower bound, work)`.
 pub struct Table {
@@ -239,7 +244,15 @@ impl<S> Memo<S> for Table {
     /// is `b + i·n` for some `i < 2^j`. For `i = 0` it stays; otherwise its new bucket lies
     /// beyond the old ones, still empty, and receives entries from bucket `b` alone (`b`
     /// is `hash mod n`), so at most a bucket of them: every entry keeps its place.
-    fn grow(&mut self) {
+    ///
+    /// Moving the entries writes all over the new part, and each page of it costs the
+    /// time to zero it when first written: a tenth of a second or more for a table of a
+    /// few hundred MiB, on one thread. So `stop` is asked every [`GROW_CHECK`] buckets,
+    /// and once it says so the entries not yet moved are dropped instead (a lost entry
+    /// only costs its search again), which reads only the old part: a search stopped by
+    /// its time limit does not wait for the move. Every entry left is then in its bucket,
+    /// as the next growth assumes.
+    fn grow(&mut self, stop: &dyn Fn() -> bool) {
         let load = self.load();
         if self.capacity() >= self.limit || load <= 1.0 / 16.0 {
             return;
@@ -248,7 +261,11 @@ impl<S> Memo<S> for Table {
         let old_buckets = self.buckets_mask + 1;
         self.buckets_mask = wanted.min(self.limit) / WAYS - 1;
         let words = self.slots.as_words();
+        let mut stopped = false;
         for b in 0..old_buckets {
+            if b % GROW_CHECK == 0 && !stopped {
+                stopped = stop();
+            }
             for w in 0..WAYS {
                 let at = (b * WAYS + w) * 2;
                 let d = words[at + 1].load(Relaxed);
@@ -260,12 +277,14 @@ impl<S> Memo<S> for Table {
                 if to == b * WAYS * 2 {
                     continue;
                 }
-                let free = (0..WAYS)
-                    .map(|v| to + 2 * v)
-                    .find(|&t| words[t + 1].load(Relaxed) == 0)
-                    .expect("a new bucket takes the entries of one old bucket at most");
-                words[free].store(words[at].load(Relaxed), Relaxed);
-                words[free + 1].store(d, Relaxed);
+                if !stopped {
+                    let free = (0..WAYS)
+                        .map(|v| to + 2 * v)
+                        .find(|&t| words[t + 1].load(Relaxed) == 0)
+                        .expect("a new bucket takes the entries of one old bucket at most");
+                    words[free].store(words[at].load(Relaxed), Relaxed);
+                    words[free + 1].store(d, Relaxed);
+                }
                 words[at].store(0, Relaxed);
                 words[at + 1].store(0, Relaxed);
             }
@@ -432,16 +451,23 @@ mod tests {
         assert_eq!(cases, 9 * 4 * 4);
     }
 
-    #[test]
-    fn grows_within_its_budget_and_keeps_its_entries() {
-        let mut t = Table::new(4 * START_ENTRIES * ENTRY_BYTES);
-        assert_eq!(t.capacity(), START_ENTRIES);
+    /// Fills a table of [`START_ENTRIES`] three quarters full, key `i` with bound
+    /// `1 + i % 7`, and returns the keys.
+    fn three_quarters_full(t: &Table) -> Vec<Key> {
         let keys: Vec<Key> = (0..START_ENTRIES as u64 * 3 / 4)
             .map(|k| key(k + 1))
             .collect();
         for (i, &k) in keys.iter().enumerate() {
             t.insert(k, 1 + (i % 7) as u32, 2);
         }
+        keys
+    }
+
+    #[test]
+    fn grows_within_its_budget_and_keeps_its_entries() {
+        let mut t = Table::new(4 * START_ENTRIES * ENTRY_BYTES);
+        assert_eq!(t.capacity(), START_ENTRIES);
+        let keys = three_quarters_full(&t);
         let held = |t: &Table| {
             keys.iter()
                 .enumerate()
@@ -450,19 +476,86 @@ mod tests {
         };
         let before = held(&t);
         assert!(t.load() > 0.5);
-        Memo::<()>::grow(&mut t);
+        Memo::<()>::grow(&mut t, &|| false);
         assert_eq!(
             t.capacity(),
             4 * START_ENTRIES,
             "the budget allows four times"
         );
         assert_eq!(held(&t), before, "every entry moved over");
-        Memo::<()>::grow(&mut t);
+        Memo::<()>::grow(&mut t, &|| false);
         assert_eq!(t.capacity(), 4 * START_ENTRIES, "at its budget: stays");
         let mut small = Table::new(1 << 30);
         small.insert(key(1), 1, 1);
-        Memo::<()>::grow(&mut small);
+        Memo::<()>::grow(&mut small, &|| false);
         assert_eq!(small.capacity(), START_ENTRIES, "nearly empty: stays");
+    }
+
+    /// A growth told to stop part way keeps the entries already moved and those that
+    /// stay in their bucket, drops the rest, and reads no entry wrong, leaving every
+    /// entry in its bucket; the next growth moves every entry, old and new.
+    #[test]
+    fn a_growth_cut_short_drops_entries_and_keeps_the_rest_right() {
+        let mut t = Table::new(64 * START_ENTRIES * ENTRY_BYTES);
+        let keys = three_quarters_full(&t);
+        let counts = |t: &Table| {
+            let (mut right, mut wrong) = (0, 0);
+            for (i, &k) in keys.iter().enumerate() {
+                match t.lookup(k) {
+                    0 => {}
+                    v if v == 1 + (i % 7) as u32 => right += 1,
+                    _ => wrong += 1,
+                }
+            }
+            (right, wrong)
+        };
+        let (before, _) = counts(&t);
+        // told to stop at the 17th question: a sixty-fourth of the old buckets moved
+        let asked = std::cell::Cell::new(0);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > START_ENTRIES / WAYS / GROW_CHECK / 16
+        };
+        Memo::<()>::grow(&mut t, &stop);
+        assert_eq!(t.capacity(), 16 * START_ENTRIES, "grown all the same");
+        let (cut, wrong) = counts(&t);
+        assert_eq!(wrong, 0, "no entry read wrong");
+        assert!(
+            cut > before / 20 && cut < before / 4,
+            "kept {cut} of {before}: those moved before the stop and those in place"
+        );
+        // every entry left is in its bucket
+        let words = t.slots.as_words();
+        let (mut entries, mut misplaced) = (0, 0);
+        for b in 0..t.capacity() / WAYS {
+            for w in 0..WAYS {
+                let at = (b * WAYS + w) * 2;
+                let d = words[at + 1].load(Relaxed);
+                if d != 0 {
+                    entries += 1;
+                    misplaced += usize::from(t.bucket(words[at].load(Relaxed) ^ d) != at - 2 * w);
+                }
+            }
+        }
+        assert_eq!((entries, misplaced), (cut, 0));
+        // the search goes on filling it, and it grows again, moving every entry
+        let more: Vec<Key> = (0..START_ENTRIES as u64)
+            .map(|k| key(k + (1 << 32)))
+            .collect();
+        for &k in &more {
+            t.insert(k, 3, 2);
+        }
+        let held = |t: &Table| {
+            (
+                counts(t),
+                more.iter().filter(|&&k| t.lookup(k) == 3).count(),
+            )
+        };
+        let before = held(&t);
+        assert!(before.1 > more.len() * 99 / 100, "{before:?}");
+        Memo::<()>::grow(&mut t, &|| false);
+        assert!(t.capacity() > 16 * START_ENTRIES, "grown again");
+        assert_eq!(held(&t), before, "every entry moved over");
     }
 
     #[test]
