@@ -247,7 +247,7 @@ impl<S> Memo<S> for Table {
     ///
     /// Moving the entries writes all over the new part, and each page of it costs the
     /// time to zero it when first written: a tenth of a second or more for a table of a
-    /// few hundred MiB, on one thread. So `stop` is asked every [`GROW_CHECK`] buckets,
+    /// few hundred MiB, on one thread. So `stop` is asked every `GROW_CHECK` buckets,
     /// and once it says so the entries not yet moved are dropped instead (a lost entry
     /// only costs its search again), which reads only the old part: a search stopped by
     /// its time limit does not wait for the move. Every entry left is then in its bucket,
