@@ -185,8 +185,8 @@ fn json_answer_replays_to_an_empty_board() {
 
 #[test]
 fn time_limit_zero_gives_an_unproven_solution() {
-    // The hardest Former board with a known optimum (its proof takes minutes).
-    let hard = common::data::former("2024-12-07");
+    // The daily Former board whose proof takes longest.
+    let hard = common::data::hard_former();
     let (code, out, err) = run(
         &[
             "solve",

@@ -72,6 +72,21 @@ pub fn former(date: &str) -> Known {
         .find(|(d, _)| *d == date)
         .unwrap_or_else(|| panic!("no proven optimum for the Former board of {date}"))
         .1;
+    former_with(date, optimum)
+}
+
+/// The daily Former board whose proof takes longest (2025-06-29: about 20 s on two cores,
+/// where most boards take a fraction of a second) with its optimum, proven by this
+/// project's search: for tests that must interrupt a search still running.
+pub const HARD_FORMER: (&str, usize) = ("2025-06-29", 17);
+
+/// [`HARD_FORMER`] as a [`Known`] board.
+pub fn hard_former() -> Known {
+    former_with(HARD_FORMER.0, HARD_FORMER.1)
+}
+
+/// The Former board of `date` (from the generator) with `optimum`.
+fn former_with(date: &str, optimum: usize) -> Known {
     let day: Date = date.parse().expect("a date");
     Known {
         game: "former",
