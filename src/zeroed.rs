@@ -34,9 +34,11 @@ const HUGE: usize = 2 << 20;
 
 /// A block of zeroed memory, read and written as atomic words or bytes.
 pub struct Zeroed {
-    /// The anonymous mapping: the block and up to [`HUGE`] bytes before it.
+    /// The mapping: anonymous, the block and up to [`HUGE`] bytes before it; or, for a
+    /// sparse block on Linux, the block alone, shared from its memory file.
     map: MmapMut,
-    /// Where the block starts in the mapping: at a huge-page boundary.
+    /// Where the block starts in the mapping: at a huge-page boundary of the address
+    /// space, or 0 for a memory file's mapping (which starts on a page boundary).
     offset: usize,
     /// Its length in words.
     len: usize,
@@ -153,8 +155,8 @@ impl Zeroed {
     #[inline(always)]
     pub fn as_words(&self) -> &[AtomicU64] {
         // SAFETY: the mapping holds `offset + 8 * len` bytes (`offset < HUGE`), zeroed or
-        // written only through these atomics, aligned (page-aligned mapping, `offset` a
-        // multiple of `HUGE`), and lives as long as `self`.
+        // written only through these atomics, aligned (page-aligned mapping, `offset` 0
+        // or a multiple of the page size), and lives as long as `self`.
         unsafe { std::slice::from_raw_parts(self.ptr(), self.len) }
     }
 
