@@ -31,9 +31,14 @@ pub(super) const MAX_MEMO: usize = 1 << 27;
 /// Entries of a hashed memo at most (8 bytes each: 64 MiB).
 pub(super) const HASHED_MEMO: usize = 1 << 23;
 
-/// Entries of a hashed memo in use at first (8 bytes each: 16 MiB). Smaller, a search of a
-/// few seconds spends more on entries lost to the small early parts than the pages saved.
-pub(super) const HASHED_START: usize = 1 << 21;
+/// Entries of a hashed memo in use at first (8 bytes each: 2 MiB, one huge page). The hash
+/// scatters entries over the whole part in use, so every page of it is written, and zeroed,
+/// within the first milliseconds: a board has four such memos (the wide slices' and the
+/// crossing games'), and on the many boards proven in a tenth of a second the pages of a
+/// larger start are a large share of the time. Smaller, a search of a few seconds spends
+/// more on look-ups that must try the older parts after a miss than the pages saved
+/// (`docs/benchmarks.md` has the figures).
+pub(super) const HASHED_START: usize = 1 << 18;
 
 /// The most positions (keys `0..KEY_LIMIT`) a slice's memo can tell apart: a hashed memo's
 /// word holds its key + 1 above the value byte, in 56 bits. A slice with more is not built
