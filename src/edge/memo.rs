@@ -13,9 +13,9 @@
 //! second: a page of a memo costs the time to zero it when first written. An indexed memo
 //! is written here and there, so it is kept on ordinary pages (4 KiB to zero for an
 //! entry, not 2 MiB), and a hashed memo uses only the first [`HASHED_START`] words of its
-//! block at first and doubles the part it uses each time that part is half full, up to
-//! its whole block. An entry stored before a doubling is looked for at its old places
-//! after a miss at its new one; one lost is only searched for again. Every entry holds its
+//! block at first and makes the part it uses [`GROWTH`] times larger each time that part
+//! is half full, up to its whole block. An entry stored before a growth is looked for at
+//! its old places after a miss at its new one; one lost is only searched for again. Every entry holds its
 //! own key, so no look-up can read another position's value, whatever part was in use
 //! when it was stored.
 
@@ -35,9 +35,10 @@ pub(super) const HASHED_MEMO: usize = 1 << 23;
 /// scatters entries over the whole part in use, so every page of it is written, and zeroed,
 /// within the first milliseconds: a board has four such memos (the wide slices' and the
 /// crossing games'), and on the many boards proven in a tenth of a second the pages of a
-/// larger start are a large share of the time. Smaller, a search of a few seconds spends
-/// more on look-ups that must try the older parts after a miss than the pages saved
-/// (`docs/benchmarks.md` has the figures).
+/// larger start are a large share of the time. The part in use then grows [`GROWTH`]
+/// times at a step, so that a miss tries no more parts than from `2^21` by doubling (on a
+/// search of many seconds, doubling from here cost a sixth more time:
+/// `docs/benchmarks.md` has the figures).
 pub(super) const HASHED_START: usize = 1 << 18;
 
 /// The most positions (keys `0..KEY_LIMIT`) a slice's memo can tell apart: a hashed memo's
@@ -64,14 +65,21 @@ pub(super) enum Memo {
 #[derive(Debug)]
 pub(super) struct Hashed {
     words: Zeroed,
-    /// The words in the part in use, less one (a power of two less one).
-    mask: AtomicUsize,
-    /// The words in the part used at first, less one.
-    first: usize,
-    /// Entries written into empty words since the part in use last doubled (racing
-    /// writers may lose a count, which only delays a doubling).
+    /// The sizes of the part in use, less one (each a power of two less one), from the
+    /// first on: each [`GROWTH`] times the one before, the last the whole block.
+    masks: Vec<usize>,
+    /// Which of `masks` is in use.
+    part: AtomicUsize,
+    /// Entries written into empty words since the part in use last grew (racing
+    /// writers may lose a count, which only delays a growth).
     filled: AtomicUsize,
 }
+
+/// How many times larger the part of a hashed memo in use becomes when it is half full
+/// (or the whole block, if that is less). An entry is looked for in every part used since
+/// the first, so fewer, larger steps keep a miss to a few probes: from [`HASHED_START`] to
+/// [`HASHED_MEMO`] words, three parts.
+const GROWTH: usize = 8;
 
 /// Words in a bucket of a hashed memo: a look-up reads one bucket of each part, 32 bytes
 /// in one cache line.
@@ -82,11 +90,14 @@ impl Hashed {
     /// `start.min(len)` are used at first.
     fn new(len: usize, start: usize) -> Hashed {
         assert!(len.is_power_of_two() && len >= WAYS);
-        let first = start.clamp(WAYS, len) - 1;
+        let mut masks = vec![start.clamp(WAYS, len).next_power_of_two() - 1];
+        while let Some(&m) = masks.last().filter(|&&m| m + 1 < len) {
+            masks.push(((m + 1) * GROWTH).min(len) - 1);
+        }
         Hashed {
             words: Zeroed::words(len),
-            mask: AtomicUsize::new(first),
-            first,
+            masks,
+            part: AtomicUsize::new(0),
             filled: AtomicUsize::new(0),
         }
     }
@@ -94,7 +105,7 @@ impl Hashed {
     /// Words in use now.
     #[cfg(test)]
     pub(super) fn in_use(&self) -> usize {
-        self.mask.load(Relaxed) + 1
+        self.masks[self.part.load(Relaxed)] + 1
     }
 
     /// The first word of `key`'s bucket in the part of `mask + 1` words.
@@ -103,15 +114,15 @@ impl Hashed {
         ((key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask & !(WAYS - 1)
     }
 
-    /// The value stored for `key`, or 0. An entry stored before the part in use doubled
+    /// The value stored for `key`, or 0. An entry stored before the part in use grew
     /// may still be in its bucket of a smaller part: those are looked at too, largest
     /// first, after a miss (which is followed by a search, far dearer than these reads).
     #[inline]
     fn get(&self, key: usize) -> u8 {
         let words = self.words.as_words();
         let tag = key as u64 + 1;
-        let mut mask = self.mask.load(Relaxed);
-        loop {
+        let part = self.part.load(Relaxed);
+        for &mask in self.masks[..=part].iter().rev() {
             let b = Self::bucket(key, mask);
             for w in &words[b..b + WAYS] {
                 let w = w.load(Relaxed);
@@ -119,11 +130,8 @@ impl Hashed {
                     return w as u8;
                 }
             }
-            if mask <= self.first {
-                return 0;
-            }
-            mask >>= 1;
         }
+        0
     }
 
     /// Stores `v` for `key` in its bucket of the part in use: over its own entry, else in
@@ -131,7 +139,8 @@ impl Hashed {
     /// again). Doubles the part in use once half its words are taken.
     #[inline]
     fn set(&self, key: usize, v: u8) {
-        let mask = self.mask.load(Relaxed);
+        let part = self.part.load(Relaxed);
+        let mask = self.masks[part];
         let words = self.words.as_words();
         let b = Self::bucket(key, mask);
         let tag = key as u64 + 1;
@@ -151,11 +160,11 @@ impl Hashed {
             return;
         }
         let filled = self.filled.fetch_add(1, Relaxed) + 1;
-        if filled > mask / 2 && mask + 1 < words.len() {
-            // Half full: double the part in use (once, whoever wins the race).
+        if filled > mask / 2 && part + 1 < self.masks.len() {
+            // Half full: the next part (once, whoever wins the race).
             if self
-                .mask
-                .compare_exchange(mask, 2 * mask + 1, Relaxed, Relaxed)
+                .part
+                .compare_exchange(part, part + 1, Relaxed, Relaxed)
                 .is_ok()
             {
                 self.filled.store(0, Relaxed);
@@ -226,8 +235,9 @@ mod tests {
     use std::collections::HashMap;
 
     /// A hashed memo that starts at a few words and grows: every look-up gives the value
-    /// last stored for that key, or 0 (lost), never another key's; the part in use doubles
-    /// up to the whole block and no further; and most entries survive the doublings.
+    /// last stored for that key, or 0 (lost), never another key's; the part in use grows
+    /// [`GROWTH`] times at a step up to the whole block and no further; and most entries
+    /// survive the growths.
     #[test]
     fn a_growing_hashed_memo_gives_only_its_own_values() {
         let mut rng = fastrand::Rng::with_seed(7);
@@ -235,11 +245,15 @@ mod tests {
         assert_eq!(memo.in_use(), 16);
         let mut truth: HashMap<usize, u8> = HashMap::new();
         let mut checked = 0;
+        let mut sizes = vec![memo.in_use()];
         for round in 0..20_000 {
             let key = rng.usize(..1 << 40);
             let v = rng.u8(1..=0xff);
             memo.set(key, v);
             truth.insert(key, v);
+            if memo.in_use() != sizes[sizes.len() - 1] {
+                sizes.push(memo.in_use());
+            }
             if round % 3 == 0 {
                 // a key stored before, and one never stored
                 let old = *truth.keys().nth(rng.usize(..truth.len())).expect("stored");
@@ -250,16 +264,16 @@ mod tests {
                 checked += 2;
             }
         }
-        assert_eq!(memo.in_use(), 1 << 12, "grown to the whole block");
+        assert_eq!(sizes, [16, 128, 1024, 4096], "grown to the whole block");
         let kept = truth.iter().filter(|(&k, &v)| memo.get(k) == v).count();
         assert!(checked >= 13_000);
         // 20,000 keys in 4096 words: a good part of the block holds entries still found
         assert!(kept > 2000, "kept {kept} of {}", truth.len());
     }
 
-    /// A value stored while the part in use was small is still found after it doubled.
+    /// A value stored while the part in use was small is still found after it grew.
     #[test]
-    fn entries_from_before_a_doubling_are_found() {
+    fn entries_from_before_a_growth_are_found() {
         let memo = Hashed::new(1 << 16, HASHED_START.min(1 << 10));
         let start = memo.in_use();
         let mut keys = Vec::new();
@@ -273,9 +287,9 @@ mod tests {
                 break found;
             }
         };
-        assert!(before > start / 3, "{before} entries before the doubling");
+        assert!(before > start / 3, "{before} entries before the growth");
         let after = keys.iter().filter(|&&k| memo.get(k) == 5).count();
-        // the store that doubled it may have replaced one entry, and added its own
+        // the store that grew it may have replaced one entry, and added its own
         assert!(after + 1 >= before, "{after} found after, {before} before");
     }
 }
