@@ -15,9 +15,9 @@
 //! entry, not 2 MiB), and a hashed memo uses only the first [`HASHED_START`] words of its
 //! block at first and makes the part it uses [`GROWTH`] times larger each time that part
 //! is half full, up to its whole block. An entry stored before a growth is looked for at
-//! its old places after a miss at its new one; one lost is only searched for again. Every entry holds its
-//! own key, so no look-up can read another position's value, whatever part was in use
-//! when it was stored.
+//! its old places after a miss at its new one; one lost is only searched for again. Every
+//! entry holds its own key, so no look-up can read another position's value, whatever
+//! part was in use when it was stored.
 
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
@@ -33,8 +33,8 @@ pub(super) const HASHED_MEMO: usize = 1 << 23;
 
 /// Entries of a hashed memo in use at first (8 bytes each: 2 MiB, one huge page). The hash
 /// scatters entries over the whole part in use, so every page of it is written, and zeroed,
-/// within the first milliseconds: a board has four such memos (the wide slices' and the
-/// crossing games'), and on the many boards proven in a tenth of a second the pages of a
+/// within the first milliseconds: a Former board has four such memos (the wide slices' and
+/// the crossing games'), and on the many boards proven in a tenth of a second the pages of a
 /// larger start are a large share of the time. The part in use then grows [`GROWTH`]
 /// times at a step, so that a miss tries no more parts than from `2^21` by doubling (on a
 /// search of many seconds, doubling from here cost a sixth more time:
@@ -86,8 +86,8 @@ const GROWTH: usize = 8;
 const WAYS: usize = 4;
 
 impl Hashed {
-    /// A table of `len` words (a power of two, at least [`WAYS`]), of which
-    /// `start.min(len)` are used at first.
+    /// A table of `len` words (a power of two, at least [`WAYS`]), of which `start`
+    /// (within `WAYS..=len`, rounded up to a power of two) are used at first.
     fn new(len: usize, start: usize) -> Hashed {
         assert!(len.is_power_of_two() && len >= WAYS);
         let mut masks = vec![start.clamp(WAYS, len).next_power_of_two() - 1];
@@ -136,7 +136,7 @@ impl Hashed {
 
     /// Stores `v` for `key` in its bucket of the part in use: over its own entry, else in
     /// an empty word, else over the entry of least value (the cheapest to search for
-    /// again). Doubles the part in use once half its words are taken.
+    /// again). Moves on to the next, larger part once half the words of this one are taken.
     #[inline]
     fn set(&self, key: usize, v: u8) {
         let part = self.part.load(Relaxed);
