@@ -36,9 +36,8 @@ pub(super) const HASHED_MEMO: usize = 1 << 23;
 /// within the first milliseconds: a Former board has four such memos (the wide slices' and
 /// the crossing games'), and on the many boards proven in a tenth of a second the pages of a
 /// larger start are a large share of the time. The part in use then grows [`GROWTH`]
-/// times at a step, so that a miss tries no more parts than from `2^21` by doubling (on a
-/// search of many seconds, doubling from here cost a sixth more time:
-/// `docs/benchmarks.md` has the figures).
+/// times at a step, so that a miss tries no more parts than from `2^21` by doubling
+/// (`docs/benchmarks.md` has the figures for both choices).
 pub(super) const HASHED_START: usize = 1 << 18;
 
 /// The most positions (keys `0..KEY_LIMIT`) a slice's memo can tell apart: a hashed memo's
