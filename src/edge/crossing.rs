@@ -47,6 +47,10 @@ use super::Mask;
 /// span is at most 16 runs; on Former's nine rows it is at most nine.
 pub const MAX_CROSSINGS: u32 = 15;
 
+/// The fewest groups a crossing takes: one group that reaches the boundary column may
+/// be taken with a crossing too (see the module doc).
+const UNION_FROM: u32 = 1;
+
 /// The crossing game on one narrow slice, with its memo of `(position, budget)`.
 #[derive(Debug)]
 pub(super) struct Crossing {
@@ -113,8 +117,14 @@ impl Crossing {
     /// Where `(mask, budget)` is in the memo; `None` for a mask no position can have.
     #[inline]
     fn key(&self, mask: Mask, budget: u32) -> Option<usize> {
-        let key = self.side.key(mask)?;
-        Some(key * (MAX_CROSSINGS as usize + 1) + budget as usize)
+        Some(Self::entry(self.side.key(mask)?, budget))
+    }
+
+    /// Where the slice's position numbered `key` ([`Side::key`]) with `budget` is in the
+    /// memo.
+    #[inline]
+    fn entry(key: usize, budget: u32) -> usize {
+        key * (MAX_CROSSINGS as usize + 1) + budget as usize
     }
 
     /// A lower bound on `g(mask, budget)` from the memo's entry `known` (not exact) and
@@ -156,13 +166,27 @@ impl Crossing {
             return false;
         }
         *effort -= 1;
-        if self.moves(mask, colours, |child, crossing| {
-            if crossing {
-                budget > 0 && self.within(child, budget - 1, t, colours, effort)
-            } else {
-                t > 0 && self.within(child, budget, t - 1, colours, effort)
+        // Each move's entries are loaded ahead: its own, and its slice optimum's for the
+        // lower bound.
+        let load = |child: Mask, crossing: bool| {
+            if let Some(k) = self.side.key(child) {
+                self.side.memo.prefetch(k);
+                if !crossing || budget > 0 {
+                    self.memo
+                        .prefetch(Self::entry(k, budget - u32::from(crossing)));
+                }
             }
-        }) {
+        };
+        if self
+            .side
+            .moves_ahead(mask, colours, UNION_FROM, load, |child, crossing| {
+                if crossing {
+                    budget > 0 && self.within(child, budget - 1, t, colours, effort)
+                } else {
+                    t > 0 && self.within(child, budget, t - 1, colours, effort)
+                }
+            })
+        {
             if lower == t && *effort != 0 && !self.side.is_halted() {
                 self.store(key, t, true);
             }
@@ -173,12 +197,12 @@ impl Crossing {
     }
 
     /// Calls `f(child, crossing)` for each move of the crossing game from `mask`: each
-    /// group of the slice (`false`), then each union of one or more same-colour groups
-    /// that reach the boundary column (`true`), until `f` returns `true`; returns whether
-    /// it did.
-    #[inline]
+    /// group of the slice (`false`), then each union of [`UNION_FROM`] or more same-colour
+    /// groups that reach the boundary column (`true`), until `f` returns `true`; returns
+    /// whether it did. (The search lists them with [`Side::moves_ahead`] instead.)
+    #[cfg(test)]
     fn moves(&self, mask: Mask, colours: usize, f: impl FnMut(Mask, bool) -> bool) -> bool {
-        self.side.moves_by(mask, colours, 1, f)
+        self.side.moves_by(mask, colours, UNION_FROM, f)
     }
 }
 

@@ -177,6 +177,12 @@ impl Memo {
     /// at most `indexed`, else hashed in at most `hashed` words (a power of two), of which
     /// [`HASHED_START`] are used at first.
     pub(super) fn new(entries: u64, indexed: usize, hashed: usize) -> Memo {
+        Memo::starting(entries, indexed, hashed, HASHED_START)
+    }
+
+    /// [`Memo::new`] with `start` words of a hashed memo in use at first (within
+    /// `WAYS..=hashed`, rounded up to a power of two) instead of [`HASHED_START`].
+    pub(super) fn starting(entries: u64, indexed: usize, hashed: usize, start: usize) -> Memo {
         assert!(hashed.is_power_of_two() && hashed >= WAYS);
         assert!(
             entries <= KEY_LIMIT,
@@ -185,7 +191,7 @@ impl Memo {
         if entries <= indexed as u64 {
             Memo::Indexed(Zeroed::sparse_bytes(entries as usize))
         } else {
-            Memo::Hashed(Hashed::new(hashed, HASHED_START))
+            Memo::Hashed(Hashed::new(hashed, start))
         }
     }
 
@@ -212,6 +218,31 @@ impl Memo {
         match self {
             Memo::Indexed(m) => m.as_bytes()[key].load(Relaxed),
             Memo::Hashed(t) => t.get(key),
+        }
+    }
+
+    /// Starts loading the cache lines a [`Memo::get`] of `key` soon after will read (for a
+    /// hashed memo, its bucket in each part used so far).
+    #[inline(always)]
+    pub(super) fn prefetch(&self, key: usize) {
+        match self {
+            Memo::Indexed(m) => m.prefetch(key / 8),
+            Memo::Hashed(t) => {
+                for &mask in &t.masks[..=t.part.load(Relaxed)] {
+                    t.words.prefetch(Hashed::bucket(key, mask));
+                }
+            }
+        }
+    }
+
+    /// Whether its entries are spread past a hashed memo's first part
+    /// ([`HASHED_START`]): that part is mostly held in the processor's cache, which the
+    /// larger ones are not, so a look-up there waits on memory.
+    #[inline(always)]
+    pub(super) fn spread(&self) -> bool {
+        match self {
+            Memo::Indexed(_) => false,
+            Memo::Hashed(t) => t.part.load(Relaxed) > 0,
         }
     }
 

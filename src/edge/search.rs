@@ -33,6 +33,14 @@ use super::side::Side;
 use super::Mask;
 use crate::bits::pext64;
 
+/// The most moves of a position whose memo entries [`Side::moves_ahead`] loads before
+/// the first is tried.
+const AHEAD: usize = 48;
+
+/// The fewest groups a union move of the relaxed game takes (one group alone is a move
+/// of its own).
+const UNION_FROM: u32 = 2;
+
 /// Column `k` of a slice plane is bits `16k..16k + 16`, bottom first.
 const COLUMN: u32 = 16;
 const BOTTOMS: u64 = 0x0001_0001_0001_0001;
@@ -43,7 +51,7 @@ impl Side {
     /// until it returns `true`; returns whether it did.
     #[inline]
     fn moves(&self, mask: Mask, colours: usize, mut f: impl FnMut(Mask) -> bool) -> bool {
-        self.moves_by(mask, colours, 2, |child, _| f(child))
+        self.moves_by(mask, colours, UNION_FROM, |child, _| f(child))
     }
 
     /// Calls `f(child, union)` with the mask left by each group of the slice taken alone
@@ -99,6 +107,42 @@ impl Side {
             }
         }
         false
+    }
+
+    /// [`Side::moves_by`], with `load(child, union)` called on every move before `f` is
+    /// called on the first: where `load` starts loading the memo entries `f` will read,
+    /// the moves' entries come from memory side by side rather than one after another.
+    /// Listing every move costs the moves past the one `f` stops at; up to [`AHEAD`] are
+    /// listed (with more, the rest are found again after them).
+    #[inline]
+    pub(super) fn moves_ahead(
+        &self,
+        mask: Mask,
+        colours: usize,
+        least: u32,
+        mut load: impl FnMut(Mask, bool),
+        mut f: impl FnMut(Mask, bool) -> bool,
+    ) -> bool {
+        let mut listed = [(0 as Mask, false); AHEAD];
+        let mut n = 0;
+        let all = !self.moves_by(mask, colours, least, |child, union| {
+            if n == AHEAD {
+                return true;
+            }
+            load(child, union);
+            listed[n] = (child, union);
+            n += 1;
+            false
+        });
+        if listed[..n].iter().any(|&(child, union)| f(child, union)) {
+            return true;
+        }
+        // (past the list's end: every move again, skipping those tried)
+        let mut seen = 0;
+        !all && self.moves_by(mask, colours, least, |child, union| {
+            seen += 1;
+            seen > n && f(child, union)
+        })
     }
 
     /// The relaxed optimum of the slice with the starting tiles `mask` left if it is at most
@@ -315,9 +359,31 @@ impl Side {
             return true;
         }
         *effort -= 1;
-        if self.moves(mask, colours, |child| {
-            self.within(inner, child, t - 1, colours, outer, effort)
-        }) {
+        if *effort == 0 {
+            // (each move would be answered yes at once, and nothing stored)
+            return true;
+        }
+        let mut step = |child: Mask, _| self.within(inner, child, t - 1, colours, outer, effort);
+        let found = if self.memo.spread() {
+            // Each move's entries are loaded ahead: its inner bound's (unless its outer
+            // columns are `outer`'s) and its own.
+            let outer_bits = (1 << self.offset[self.n - 1]) - 1;
+            let load = |child: Mask, _| {
+                let m = child & outer_bits;
+                if m != outer.mask {
+                    if let Some(k) = inner.key(m) {
+                        inner.memo.prefetch(k);
+                    }
+                }
+                if let Some(k) = self.key(child) {
+                    self.memo.prefetch(k);
+                }
+            };
+            self.moves_ahead(mask, colours, UNION_FROM, load, step)
+        } else {
+            self.moves_by(mask, colours, UNION_FROM, &mut step)
+        };
+        if found {
             if lower == t && !self.is_stopped(*effort) {
                 self.store(key, t, true);
             }
@@ -371,6 +437,7 @@ mod tests {
     use super::super::memo::Memo;
     use super::*;
     use std::collections::HashMap;
+    use std::sync::Arc;
 
     /// An effort that never runs out ("Cut short").
     fn unlimited() -> u64 {
@@ -439,12 +506,14 @@ mod tests {
     /// in a mixed order, as the bounded search finds it ([`Side::within`]) and as the plain
     /// recursion over every position leads to (the two-column way); a four-column slice
     /// with a hashed memo far too small for its positions (so that they keep pushing each
-    /// other out) finds the same. On the way, the inner bound of each position and of each
-    /// of its children (from the position's outer columns) is the bound spelled out.
+    /// other out), whose first part it outgrows at once (so that its search lists the
+    /// moves ahead, [`Side::moves_ahead`]), finds the same. On the way, the inner bound of
+    /// each position and of each of its children (from the position's outer columns) is
+    /// the bound spelled out.
     #[test]
     fn three_and_four_column_search_finds_the_optimum() {
         let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15);
-        let (mut deep, mut reused, mut checked) = (0, 0, 0);
+        let (mut deep, mut reused, mut checked, mut spread) = (0, 0, 0, 0);
         for case in 0..200 {
             let Case {
                 cols,
@@ -453,7 +522,7 @@ mod tests {
                 optima: memo,
             } = random_case(&mut rng, case, |refs| match refs.len() {
                 3 => Side::new(refs, None, crate::edge::memo::MAX_MEMO),
-                _ => Side::with_memo(refs, None, 0, 64),
+                _ => Side::with_memo(refs, None, 0, 64, 16),
             });
             let n = cols.len();
             assert_eq!(matches!(side.memo, Memo::Hashed(_)), n == 4);
@@ -490,12 +559,78 @@ mod tests {
                     false
                 });
             }
+            spread += usize::from(side.memo.spread());
         }
         // the search had work to do: its lower bound was below the optimum somewhere
         assert!(deep > 0);
         assert!(
+            spread > 50,
+            "{spread} of 100 four-column memos spread past their first part"
+        );
+        assert!(
             reused > 100,
             "{reused} of {checked} bounds reused the outer columns'"
+        );
+    }
+
+    /// [`Side::moves_ahead`] tries the moves [`Side::moves_by`] gives, in its order, up to
+    /// the one its `f` stops at, having loaded each it listed first: on the positions of
+    /// random three- and four-column slices with random stops, and on a position with
+    /// more moves than it lists (a boundary column of alternating colours beside a column
+    /// of a third: six groups of each alone, and every union of them).
+    #[test]
+    fn moves_ahead_tries_the_moves_in_order() {
+        let mut rng = fastrand::Rng::with_seed(0xa11_ead);
+        let mut cases: Vec<(Arc<Side>, Mask, usize)> = Vec::new();
+        for case in 0..40 {
+            let Case {
+                colours,
+                side,
+                optima,
+                ..
+            } = random_case(&mut rng, case, |refs| Side::new(refs, None, 1 << 20));
+            let mut masks: Vec<Mask> = optima.keys().copied().collect();
+            masks.sort_unstable();
+            rng.shuffle(&mut masks);
+            let side = Arc::new(side);
+            for &m in masks.iter().take(20) {
+                cases.push((side.clone(), m, colours));
+            }
+        }
+        let (outer, boundary) = ([2u8; 12], [0u8, 1].repeat(6));
+        let wide = Side::new(&[&outer[..], &boundary[..]], None, 1 << 20).expect("24 tiles");
+        cases.push((Arc::new(wide), (1 << 24) - 1, 3));
+        let (mut tried_all, mut overflowed) = (0, 0);
+        for (side, m, colours) in &cases {
+            for least in [1, 2] {
+                let mut all = Vec::new();
+                side.moves_by(*m, *colours, least, |c, u| {
+                    all.push((c, u));
+                    false
+                });
+                let stop = rng.usize(..=all.len());
+                let (mut loaded, mut tried) = (Vec::new(), Vec::new());
+                let found = side.moves_ahead(
+                    *m,
+                    *colours,
+                    least,
+                    |c, u| loaded.push((c, u)),
+                    |c, u| {
+                        tried.push((c, u));
+                        tried.len() == stop + 1
+                    },
+                );
+                assert_eq!(found, stop < all.len(), "mask {m:#b}, stop {stop}");
+                assert_eq!(tried, all[..all.len().min(stop + 1)], "mask {m:#b}");
+                assert_eq!(loaded, all[..all.len().min(AHEAD)], "mask {m:#b}");
+                tried_all += usize::from(stop == all.len());
+                overflowed += usize::from(all.len() > AHEAD && stop > AHEAD);
+            }
+        }
+        assert!(
+            cases.len() > 500 && tried_all > 10 && overflowed > 0,
+            "{} positions: {tried_all} with every move tried, {overflowed} past the list",
+            cases.len()
         );
     }
 

@@ -74,16 +74,18 @@ impl Side {
     }
 
     /// [`Side::new`] with a memo indexed by position where there are at most `indexed`
-    /// positions, else hashed in `hashed` words (a power of two).
+    /// positions, else hashed in `hashed` words (a power of two), `start` of them in use
+    /// at first ([`Memo::starting`]).
     #[cfg(test)]
     pub(super) fn with_memo(
         columns: &[&[u8]],
         inner: Option<Arc<Side>>,
         indexed: usize,
         hashed: usize,
+        start: usize,
     ) -> Option<Side> {
         Side::build(columns, inner, MAX_MEMO, |entries| {
-            Some(Memo::new(entries, indexed, hashed))
+            Some(Memo::starting(entries, indexed, hashed, start))
         })
     }
 
@@ -255,8 +257,8 @@ mod tests {
         let cols = [&col[..]; 4];
         // (hashed memos all the way down: two such columns have more positions than a
         // slice of two may index, so `Side::new` would not build them)
-        let two = Side::with_memo(&cols[..2], None, 0, 64).expect("two columns' keys fit");
-        let inner = Side::with_memo(&cols[..3], Some(Arc::new(two)), 0, 64)
+        let two = Side::with_memo(&cols[..2], None, 0, 64, 64).expect("two columns' keys fit");
+        let inner = Side::with_memo(&cols[..3], Some(Arc::new(two)), 0, 64, 64)
             .expect("three columns' keys fit");
         assert_eq!(inner.n, 3);
         assert!(Side::new(&cols, Some(Arc::new(inner)), MAX_MEMO).is_none());
