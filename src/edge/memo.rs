@@ -14,8 +14,9 @@
 //! is written here and there, so it is kept on ordinary pages (4 KiB to zero for an
 //! entry, not 2 MiB), and a hashed memo uses only the first [`HASHED_START`] words of its
 //! block at first and makes the part it uses [`GROWTH`] times larger each time that part
-//! is half full, up to its whole block. An entry stored before a growth is looked for at
-//! its old places after a miss at its new one; one lost is only searched for again. Every
+//! is half full, up to its whole block, moving the entries it holds to their buckets in
+//! the larger part, so that a look-up reads one bucket. An entry lost on the way (its new
+//! bucket full, or a look-up made before it moved) is only searched for again. Every
 //! entry holds its own key, so no look-up can read another position's value, whatever
 //! part was in use when it was stored.
 
@@ -36,8 +37,7 @@ pub(super) const HASHED_MEMO: usize = 1 << 23;
 /// within the first milliseconds: a Former board has four such memos (the wide slices' and
 /// the crossing games'), and on the many boards proven in a tenth of a second the pages of a
 /// larger start are a large share of the time. The part in use then grows [`GROWTH`]
-/// times at a step, so that a miss tries no more parts than from `2^21` by doubling
-/// (`docs/benchmarks.md` has the figures for both choices).
+/// times at a step (`docs/benchmarks.md` has the figures for these choices).
 pub(super) const HASHED_START: usize = 1 << 18;
 
 /// The most positions (keys `0..KEY_LIMIT`) a slice's memo can tell apart: a hashed memo's
@@ -75,13 +75,14 @@ pub(super) struct Hashed {
 }
 
 /// How many times larger the part of a hashed memo in use becomes when it is half full
-/// (or the whole block, if that is less). An entry is looked for in every part used since
-/// the first, so fewer, larger steps keep a miss to a few probes: from [`HASHED_START`] to
-/// [`HASHED_MEMO`] words, three parts.
+/// (or the whole block, if that is less). Each growth moves the entries, on the one
+/// thread whose store made it grow, while the others miss those not yet moved: fewer,
+/// larger steps cost less of both. From [`HASHED_START`] to [`HASHED_MEMO`] words,
+/// three parts.
 const GROWTH: usize = 8;
 
-/// Words in a bucket of a hashed memo: a look-up reads one bucket of each part, 32 bytes
-/// in one cache line.
+/// Words in a bucket of a hashed memo: a look-up reads one bucket, 32 bytes in one cache
+/// line.
 const WAYS: usize = 4;
 
 impl Hashed {
@@ -113,29 +114,57 @@ impl Hashed {
         ((key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask & !(WAYS - 1)
     }
 
-    /// The value stored for `key`, or 0. An entry stored before the part in use grew
-    /// may still be in its bucket of a smaller part: those are looked at too, largest
-    /// first, after a miss (which is followed by a search, far dearer than these reads).
+    /// The first word of `key`'s bucket in the part in use.
+    #[inline]
+    fn bucket_in_use(&self, key: usize) -> usize {
+        Self::bucket(key, self.masks[self.part.load(Relaxed)])
+    }
+
+    /// The value stored for `key`, or 0.
     #[inline]
     fn get(&self, key: usize) -> u8 {
-        let words = self.words.as_words();
+        let b = self.bucket_in_use(key);
         let tag = key as u64 + 1;
-        let part = self.part.load(Relaxed);
-        for &mask in self.masks[..=part].iter().rev() {
-            let b = Self::bucket(key, mask);
-            for w in &words[b..b + WAYS] {
-                let w = w.load(Relaxed);
-                if w >> 8 == tag {
-                    return w as u8;
-                }
+        for w in &self.words.as_words()[b..b + WAYS] {
+            let w = w.load(Relaxed);
+            if w >> 8 == tag {
+                return w as u8;
             }
         }
         0
     }
 
+    /// Moves each entry of the part of `old + 1` words to its bucket in the larger part
+    /// of `new + 1` words, which the search already uses. The two hash a key alike but
+    /// for the bucket number's higher bits, so an entry's bucket in the larger part is
+    /// either the one it is in, where it stays, or one wholly past the smaller part,
+    /// which takes the entries of that one bucket alone and so has room for them: a word
+    /// there is taken only if still empty, and an entry's old word cleared only if it
+    /// still holds it. An entry that a racing writer beats to its new word is lost, and
+    /// one that a look-up missed before it moved may be stored again beside it (either
+    /// word is a value of that key): that costs a search, never a wrong value.
+    fn move_entries(&self, old: usize, new: usize) {
+        let words = self.words.as_words();
+        for (i, w) in words[..=old].iter().enumerate() {
+            let v = w.load(Relaxed);
+            if v == 0 {
+                continue;
+            }
+            let to = Self::bucket(((v >> 8) - 1) as usize, new);
+            if to == i & !(WAYS - 1) {
+                continue;
+            }
+            if let Some(free) = words[to..to + WAYS].iter().find(|x| x.load(Relaxed) == 0) {
+                let _ = free.compare_exchange(0, v, Relaxed, Relaxed);
+            }
+            let _ = w.compare_exchange(v, 0, Relaxed, Relaxed);
+        }
+    }
+
     /// Stores `v` for `key` in its bucket of the part in use: over its own entry, else in
     /// an empty word, else over the entry of least value (the cheapest to search for
-    /// again). Moves on to the next, larger part once half the words of this one are taken.
+    /// again). Moves on to the next, larger part once half the words of this one are
+    /// taken, and moves the entries there ([`Hashed::move_entries`]).
     #[inline]
     fn set(&self, key: usize, v: u8) {
         let part = self.part.load(Relaxed);
@@ -167,6 +196,7 @@ impl Hashed {
                 .is_ok()
             {
                 self.filled.store(0, Relaxed);
+                self.move_entries(mask, self.masks[part + 1]);
             }
         }
     }
@@ -221,17 +251,12 @@ impl Memo {
         }
     }
 
-    /// Starts loading the cache lines a [`Memo::get`] of `key` soon after will read (for a
-    /// hashed memo, its bucket in each part used so far).
+    /// Starts loading the cache line a [`Memo::get`] of `key` soon after will read.
     #[inline(always)]
     pub(super) fn prefetch(&self, key: usize) {
         match self {
             Memo::Indexed(m) => m.prefetch(key / 8),
-            Memo::Hashed(t) => {
-                for &mask in &t.masks[..=t.part.load(Relaxed)] {
-                    t.words.prefetch(Hashed::bucket(key, mask));
-                }
-            }
+            Memo::Hashed(t) => t.words.prefetch(t.bucket_in_use(key)),
         }
     }
 
@@ -299,6 +324,44 @@ mod tests {
         assert!(checked >= 13_000);
         // 20,000 keys in 4096 words: a good part of the block holds entries still found
         assert!(kept > 2000, "kept {kept} of {}", truth.len());
+    }
+
+    /// Threads storing and looking up keys while the memo grows under them read only
+    /// their keys' own values (each key has one, so any word found for it holds it),
+    /// and most entries survive the moves.
+    #[test]
+    fn racing_threads_read_only_their_own_values() {
+        let memo = Hashed::new(1 << 14, 16);
+        let value = |key: usize| (key.wrapping_mul(0x9e37_79b9) >> 7) as u8 | 1;
+        let checked: usize = std::thread::scope(|sc| {
+            let workers: Vec<_> = (0..4u64)
+                .map(|t| {
+                    let memo = &memo;
+                    sc.spawn(move || {
+                        let mut rng = fastrand::Rng::with_seed(t);
+                        let mut checked = 0;
+                        for _ in 0..40_000 {
+                            let key = rng.usize(..6000);
+                            if rng.bool() {
+                                memo.set(key, value(key));
+                            } else {
+                                let got = memo.get(key);
+                                assert!(got == 0 || got == value(key), "key {key}: {got}");
+                                checked += 1;
+                            }
+                        }
+                        checked
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).sum()
+        });
+        assert_eq!(memo.in_use(), 1 << 14, "grown to the whole block");
+        let kept = (0..6000).filter(|&k| memo.get(k) == value(k)).count();
+        assert!(
+            checked > 60_000 && kept > 4000,
+            "{checked} looked up, {kept} kept"
+        );
     }
 
     /// A value stored while the part in use was small is still found after it grew.
