@@ -169,8 +169,7 @@ impl Crossing {
         // Each move's entries are loaded ahead: its own, and its slice optimum's for the
         // lower bound.
         let load = |child: Mask, crossing: bool| {
-            if let Some(k) = self.side.key(child) {
-                self.side.memo.prefetch(k);
+            if let Some(k) = self.side.prefetch(child) {
                 if !crossing || budget > 0 {
                     self.memo
                         .prefetch(Self::entry(k, budget - u32::from(crossing)));

@@ -371,13 +371,9 @@ impl Side {
             let load = |child: Mask, _| {
                 let m = child & outer_bits;
                 if m != outer.mask {
-                    if let Some(k) = inner.key(m) {
-                        inner.memo.prefetch(k);
-                    }
+                    inner.prefetch(m);
                 }
-                if let Some(k) = self.key(child) {
-                    self.memo.prefetch(k);
-                }
+                self.prefetch(child);
             };
             self.moves_ahead(mask, colours, UNION_FROM, load, step)
         } else {

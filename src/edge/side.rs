@@ -197,6 +197,15 @@ impl Side {
         Some(key)
     }
 
+    /// Starts loading `mask`'s memo entry, for a look-up soon after; gives its key
+    /// ([`Side::key`]).
+    #[inline]
+    pub(super) fn prefetch(&self, mask: Mask) -> Option<usize> {
+        let key = self.key(mask)?;
+        self.memo.prefetch(key);
+        Some(key)
+    }
+
     /// The colours (a bit each) of the tiles of column `k` left in `mask`.
     #[inline]
     pub(super) fn colours_in(&self, mask: Mask, k: usize) -> u16 {
