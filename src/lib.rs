@@ -47,6 +47,7 @@ pub mod bits;
 pub mod boardset;
 pub mod check;
 pub mod click;
+pub mod cpu;
 pub mod daily;
 pub mod edge;
 pub mod floodit;

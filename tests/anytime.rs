@@ -1,6 +1,7 @@
 //! The anytime search: its solutions are legal and worth what it says, it only ever
 //! improves, it never beats the exact optimum, and the front ends print the right figures.
 
+use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -10,6 +11,7 @@ use predicates::prelude::*;
 use tumble::click::{Click, ClickGame};
 use tumble::grid::Grid;
 use tumble::objective::{value_of, Objectived};
+use tumble::puzzle::Puzzle;
 use tumble::rules::{Game, Objective, Rules};
 use tumble::search::anytime::{anytime, exhaustive, Control, Method};
 use tumble::search::{ida_star, replay, SearchOptions};
@@ -256,4 +258,87 @@ fn bench_reads_problem_blocks_and_totals_score_moves_and_tiles() {
             )
             .unwrap(),
         );
+}
+
+/// Spins on the calling thread until it has used `t` of CPU time.
+fn burn_cpu(t: Duration) {
+    let mut spins = 0u64;
+    while tumble::cpu::thread_time().expect("a thread CPU clock") < t {
+        spins = std::hint::black_box(spins + 1);
+    }
+}
+
+#[test]
+fn a_cpu_limit_counts_cpu_time_and_waits_for_a_solution() {
+    let limit = Duration::from_millis(30);
+    let checks = std::thread::spawn(move || {
+        let o = SearchOptions::default();
+        let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_cpu_limit(limit);
+        let mut checks = 0;
+        // Wall time alone does not spend the limit.
+        std::thread::sleep(limit * 4);
+        ctl.offer(-9, &[]);
+        assert!(!ctl.done(), "a sleeping thread has not used its CPU time");
+        checks += 1;
+        // Past the limit, the search goes on until it has a solution...
+        let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_cpu_limit(limit);
+        burn_cpu(limit * 2);
+        assert!(!ctl.done(), "no solution yet");
+        checks += 1;
+        // ...and then ends (its threads read their CPU time at least every millisecond of
+        // wall time, so a few calls later at most).
+        ctl.offer(-9, &[]);
+        let start = std::time::Instant::now();
+        while !ctl.done() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the limit never ends it"
+            );
+        }
+        checks += 1;
+        // A thread under the limit goes on.
+        let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_cpu_limit(Duration::from_secs(60));
+        ctl.offer(-9, &[]);
+        burn_cpu(limit * 3);
+        assert!(!ctl.done(), "under the limit");
+        checks + 1
+    })
+    .join()
+    .unwrap();
+    println!("{checks} checks");
+    assert_eq!(checks, 4);
+}
+
+#[test]
+fn a_cpu_limit_ends_an_anytime_search_without_a_deadline() {
+    let grid = generate(7, 9, 4, 11);
+    let (g, b) = ClickGame::<u64>::new(&grid, rules(Game::Former, Objective::Moves)).unwrap();
+    let q = Objectived::new(&g, Objective::Moves);
+    let mut runs = 0;
+    for method in [Method::Beam, Method::Nrpa] {
+        // NRPA runs until it is stopped: only the CPU limit can end it here (or, should
+        // the limit not work, a watchdog's stop after a minute, which fails the test).
+        let o = SearchOptions::default();
+        let ctl =
+            Control::new(&o, |_, _: &[Click], _| {}).with_cpu_limit(Duration::from_millis(50));
+        let (ended, wait) = std::sync::mpsc::channel::<()>();
+        let stop = o.stop.clone();
+        let watchdog = std::thread::spawn(move || {
+            if wait.recv_timeout(Duration::from_secs(60)).is_err() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        let best = anytime(&q, &b, method, 1, &ctl).expect("a solution");
+        let _ = ended.send(());
+        watchdog.join().unwrap();
+        assert!(
+            !o.stop.load(Ordering::Relaxed),
+            "{method:?}: the watchdog stopped it"
+        );
+        let end = replay(&g, &b, &best.1).expect("legal moves");
+        assert!(g.is_solved(&end), "{method:?}: the answer clears the board");
+        runs += 1;
+    }
+    println!("{runs} searches ended");
+    assert_eq!(runs, 2);
 }

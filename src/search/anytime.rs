@@ -25,7 +25,7 @@
 //! search. The exact search running beside it can lower the target and offer solutions,
 //! which then prune the anytime search.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -149,7 +149,17 @@ pub struct Control<'a, M> {
     memory: usize,
     /// Set when the beams reached `memory` and NRPA went on in their place.
     filled: AtomicBool,
+    /// The CPU time a thread of the search may use ([`Control::with_cpu_limit`]).
+    cpu_limit: Option<Duration>,
+    /// When (in nanoseconds from `start`) a thread next reads its CPU time.
+    cpu_next: AtomicU64,
+    /// Set once a thread has used `cpu_limit`.
+    cpu_spent: AtomicBool,
 }
+
+/// How often (in wall time) the threads of a search with a CPU limit read their CPU time:
+/// reading it is a system call, and [`Control::done`] is asked at every node.
+const CPU_READ_EVERY: Duration = Duration::from_millis(1);
 
 impl<'a, M: Clone> Control<'a, M> {
     /// A control with `opts`' stop flag, deadline and start; `on_improve(value, moves,
@@ -168,7 +178,20 @@ impl<'a, M: Clone> Control<'a, M> {
             on_improve: Box::new(on_improve),
             memory: opts.memory,
             filled: AtomicBool::new(false),
+            cpu_limit: None,
+            cpu_next: AtomicU64::new(0),
+            cpu_spent: AtomicBool::new(false),
         }
+    }
+
+    /// The same control, also out of time once one of the search's threads has used
+    /// `limit` of CPU time: a budget that a busy machine does not shorten, where a deadline
+    /// gives the search less work the more else is running. The threads' time counts from
+    /// their start, so the search should run on threads of its own (as [`anytime`]'s pool
+    /// is).
+    pub fn with_cpu_limit(mut self, limit: Duration) -> Self {
+        self.cpu_limit = Some(limit);
+        self
     }
 
     /// Records that the beams reached the memory budget, and asks the allocator to give
@@ -226,7 +249,35 @@ impl<'a, M: Clone> Control<'a, M> {
     pub fn done(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.reached_target()
-            || self.deadline.is_some_and(|d| Instant::now() >= d) && self.best_value() > WORST
+            || self.out_of_time() && self.best_value() > WORST
+    }
+
+    /// Past the deadline, or a thread past the CPU limit.
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.cpu_spent()
+    }
+
+    /// Has a thread used the CPU limit? The calling thread reads its CPU time if no thread
+    /// has for [`CPU_READ_EVERY`]; where the system does not give it, wall time stands in.
+    fn cpu_spent(&self) -> bool {
+        let Some(limit) = self.cpu_limit else {
+            return false;
+        };
+        if self.cpu_spent.load(Ordering::Relaxed) {
+            return true;
+        }
+        let now = self.start.elapsed();
+        let nanos = now.as_nanos() as u64;
+        if nanos < self.cpu_next.load(Ordering::Relaxed) {
+            return false;
+        }
+        self.cpu_next
+            .store(nanos + CPU_READ_EVERY.as_nanos() as u64, Ordering::Relaxed);
+        if crate::cpu::thread_time().unwrap_or(now) >= limit {
+            self.cpu_spent.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
     }
 }
 
