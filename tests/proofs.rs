@@ -1,5 +1,6 @@
 //! Proofs that can be checked: the parallel IDA* (frontier split, bounds backed up, the
-//! shared lock-free table) with 2, 3 and 4 threads, and the exact re-proof of
+//! shared lock-free table) with 2, 3 and 4 threads, and with one more while its cores are
+//! shared ([`SearchOptions::shared`]), and the exact re-proof of
 //! `search::certify`, against brute force on small boards of every click game.
 
 mod common;
@@ -37,20 +38,33 @@ fn options(threads: usize) -> SearchOptions {
     }
 }
 
-/// What the exact searches find on one board: the optimum of `ida_star` per thread count,
-/// whether each was proven, and the lower bound `certify` reaches toward it.
+/// The runs of IDA* each board gets: threads, and whether its cores are shared.
+const RUNS: [(usize, bool); 6] = [
+    (1, false),
+    (2, false),
+    (3, false),
+    (4, false),
+    (1, true),
+    (2, true),
+];
+
+/// What the exact searches find on one board: the optimum of `ida_star` per run (threads,
+/// cores shared), whether each was proven, and the lower bound `certify` reaches toward it.
 struct Prove {
-    threads: &'static [usize],
+    runs: &'static [(usize, bool)],
 }
 
 impl WithEngine for Prove {
     type Output = (Vec<(Option<usize>, bool)>, Option<(u32, Option<usize>)>);
     fn run<B: Bits>(self, game: ClickGame<B>, board: ClickBoard<B>) -> Self::Output {
         let runs: Vec<(Option<usize>, bool)> = self
-            .threads
+            .runs
             .iter()
-            .map(|&t| {
-                let out = ida_star(&game, &board, &options(t), None, &mut |_| {});
+            .map(|&(t, shared)| {
+                let opts = options(t);
+                opts.shared
+                    .store(shared, std::sync::atomic::Ordering::Relaxed);
+                let out = ida_star(&game, &board, &opts, None, &mut |_| {});
                 (out.best.map(|m| m.len()), out.proven)
             })
             .collect();
@@ -112,13 +126,11 @@ fn parallel_ida_and_certify_match_brute_force() {
                 &grid,
                 rules,
                 tumble::edge::DEFAULT_MEMORY,
-                Prove {
-                    threads: &[1, 2, 3, 4],
-                },
+                Prove { runs: &RUNS },
             )
             .expect("a small board fits");
-            for (i, (found, proven)) in runs.iter().enumerate() {
-                let threads = i + 1;
+            for ((found, proven), (threads, shared)) in runs.iter().zip(RUNS) {
+                let threads = format!("{threads}{}", if shared { " (+1, shared)" } else { "" });
                 assert_eq!(
                     *found,
                     Some(optimum),

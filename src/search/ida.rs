@@ -303,7 +303,8 @@ impl<P: Puzzle> Frontier<P> {
     }
 }
 
-/// One iteration with `budget`, on `threads` threads.
+/// One iteration with `budget`, on `threads` threads (one more while
+/// [`SearchOptions::shared`] is set).
 fn iteration<P: Puzzle, M: Memo<P::State>>(
     p: &P,
     start: &P::State,
@@ -314,7 +315,7 @@ fn iteration<P: Puzzle, M: Memo<P::State>>(
 ) -> (Result<u32, Halt>, Vec<P::Move>) {
     const SPLIT: u32 = 2;
     let found = AtomicBool::new(false);
-    let threads = opts.threads.max(1);
+    let threads = opts.threads.max(1) + usize::from(opts.shared.load(Ordering::Relaxed));
     if threads == 1 || budget <= SPLIT + 1 {
         let mut ida = Ida::new(p, table, opts, &found);
         let r = ida.dfs(start, p.key(start), 0, budget);

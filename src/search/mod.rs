@@ -49,6 +49,11 @@ pub struct SearchOptions {
     /// this one (`u32::MAX` while there is none): [`ida_star`] stops once its proven lower
     /// bound reaches it, where its own known solution would be longer.
     pub upper: Arc<AtomicU32>,
+    /// Set while a search beside this one shares its cores (the anytime search beside
+    /// IDA*): a parallel [`ida_star`] iteration begun meanwhile runs one thread more than
+    /// `threads`, so that IDA* has the larger share of the cores' time while both run
+    /// (`docs/benchmarks.md`, "What each speed-up bought").
+    pub shared: Arc<AtomicBool>,
 }
 
 impl Default for SearchOptions {
@@ -60,6 +65,7 @@ impl Default for SearchOptions {
             stop: Arc::new(AtomicBool::new(false)),
             start: Instant::now(),
             upper: Arc::new(AtomicU32::new(u32::MAX)),
+            shared: Arc::new(AtomicBool::new(false)),
         }
     }
 }

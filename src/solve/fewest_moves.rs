@@ -120,6 +120,11 @@ pub(super) fn fewest_moves<B: Bits>(
     ida_opts.stop = ida_stop.clone();
     ida_opts.upper = Arc::new(AtomicU32::new(u32::MAX));
     let ida_upper = ida_opts.upper.clone();
+    // Where the anytime search is there for a quick upper bound, IDA* takes the larger
+    // share of the cores while both run; on bigger boards the anytime search's answer is
+    // the one that counts, and the two share them evenly.
+    ida_opts.shared = Arc::new(AtomicBool::new(cpu_limit.is_some()));
+    let ida_shared = ida_opts.shared.clone();
     let (tx, rx) = mpsc::channel();
     let tx_any = Mutex::new(tx.clone());
     let mut ctl = Control::new(&any_opts, move |_, moves: &[Click], elapsed| {
@@ -245,7 +250,10 @@ pub(super) fn fewest_moves<B: Bits>(
                         any_stop.store(true, Ordering::Relaxed);
                     }
                 }
-                Msg::AnytimeDone => running -= 1,
+                Msg::AnytimeDone => {
+                    running -= 1;
+                    ida_shared.store(false, Ordering::Relaxed);
+                }
                 Msg::Panicked => {
                     any_stop.store(true, Ordering::Relaxed);
                     ida_stop.store(true, Ordering::Relaxed);
