@@ -31,8 +31,9 @@ pub const PROOF_ANYTIME_CPU: Duration = Duration::from_millis(700);
 /// (IDA* would prove it without its last, successful iteration), and the beam finds its
 /// final answer on most boards within milliseconds: running on, it would take a core
 /// from the proof on nearly every board to spare an iteration on a few
-/// (`docs/benchmarks.md`, "Measured and not kept", has the figures for longer patience).
-pub const PROOF_ANYTIME_MIN: Duration = Duration::from_millis(40);
+/// (`docs/benchmarks.md`: "What each speed-up bought" has the figures for this against
+/// 40 ms, "Measured and not kept" those for longer patience).
+pub const PROOF_ANYTIME_MIN: Duration = Duration::from_millis(10);
 
 /// After this long a proof searches the edge bound's crossing games further
 /// ([`crate::edge::LONG_CROSSING_REACH`]): a board not proven by then is a hard one.
