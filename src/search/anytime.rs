@@ -252,21 +252,25 @@ impl<'a, M: Clone> Control<'a, M> {
             || self.out_of_time() && self.best_value() > WORST
     }
 
-    /// Past the deadline, or a thread past the CPU limit.
+    /// Past the deadline, or a thread past the CPU limit (the clock read once for both).
     fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d) || self.cpu_spent()
+        if self.deadline.is_none() && self.cpu_limit.is_none() {
+            return false;
+        }
+        let now = Instant::now();
+        self.deadline.is_some_and(|d| now >= d) || self.cpu_spent(now.duration_since(self.start))
     }
 
-    /// Has a thread used the CPU limit? The calling thread reads its CPU time if no thread
-    /// has for [`CPU_READ_EVERY`]; where the system does not give it, wall time stands in.
-    fn cpu_spent(&self) -> bool {
+    /// Has a thread used the CPU limit, `now` after the start? The calling thread reads its
+    /// CPU time if no thread has for [`CPU_READ_EVERY`]; where the system does not give
+    /// it, wall time stands in.
+    fn cpu_spent(&self, now: Duration) -> bool {
         let Some(limit) = self.cpu_limit else {
             return false;
         };
         if self.cpu_spent.load(Ordering::Relaxed) {
             return true;
         }
-        let now = self.start.elapsed();
         let nanos = now.as_nanos() as u64;
         if nanos < self.cpu_next.load(Ordering::Relaxed) {
             return false;

@@ -19,8 +19,9 @@ use super::fast::anytime_search;
 use super::{Searched, Setup};
 
 /// How much CPU time the anytime search has beside IDA* on boards small enough to prove
-/// ([`PROVABLE_CELLS`]); on bigger ones it runs as long as IDA*. On a quiet machine its
-/// thread gets this in about a second beside IDA*'s. It is CPU time and not wall time
+/// ([`PROVABLE_CELLS`]); on bigger ones it runs as long as IDA*. On a quiet two-core
+/// machine its thread gets this in a little over a second beside IDA*'s threads
+/// ([`SearchOptions::shared`]). It is CPU time and not wall time
 /// because on a few hard boards the proof's time hangs on the beam's finding the optimum
 /// within it (IDA* then has no iteration to run at the optimum's bound), and a busy
 /// machine must not cut the beam's work short.
@@ -112,8 +113,11 @@ pub(super) fn fewest_moves<B: Bits>(
         any_opts.time_limit = Some(DEFAULT_ANYTIME_LIMIT);
     }
     // Where a proof is within reach the anytime search is there for a quick upper bound,
-    // which it finds early: after PROOF_ANYTIME_CPU it leaves the cores to IDA*.
-    let cpu_limit = (!setup.no_proof && provable).then_some(PROOF_ANYTIME_CPU);
+    // which it finds early: after PROOF_ANYTIME_CPU (or once IDA* is one move from its
+    // answer) it leaves the cores to IDA*. Elsewhere its answer is the one that counts,
+    // and it runs as long as IDA* does.
+    let patient = setup.no_proof || !provable;
+    let cpu_limit = (!patient).then_some(PROOF_ANYTIME_CPU);
     let shares = super::budget::shares(opts.memory, p.edge_bytes(), !setup.no_proof);
     any_opts.memory = shares.anytime;
     let mut ida_opts = opts.clone();
@@ -122,9 +126,8 @@ pub(super) fn fewest_moves<B: Bits>(
     ida_opts.upper = Arc::new(AtomicU32::new(u32::MAX));
     let ida_upper = ida_opts.upper.clone();
     // Where the anytime search is there for a quick upper bound, IDA* takes the larger
-    // share of the cores while both run; on bigger boards the anytime search's answer is
-    // the one that counts, and the two share them evenly.
-    ida_opts.shared = Arc::new(AtomicBool::new(cpu_limit.is_some()));
+    // share of the cores while both run; elsewhere the two share them evenly.
+    ida_opts.shared = Arc::new(AtomicBool::new(!patient));
     let ida_shared = ida_opts.shared.clone();
     let (tx, rx) = mpsc::channel();
     let tx_any = Mutex::new(tx.clone());
@@ -182,7 +185,6 @@ pub(super) fn fewest_moves<B: Bits>(
             });
         }
         drop(tx);
-        let patient = setup.no_proof || !provable;
         let deadline = opts.deadline();
         let mut reached = setup.no_proof;
         while running > 0 {
