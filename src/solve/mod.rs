@@ -109,7 +109,12 @@ fn solve_board(
     impl WithEngine for Run<'_> {
         type Output = Report;
         fn run<B: Bits>(self, game: ClickGame<B>, board: ClickBoard<B>) -> Report {
-            click::solve(&game, &board, self.grid, self.setup, self.on_progress)
+            let report = click::solve(&game, &board, self.grid, self.setup, self.on_progress);
+            // The edge memos are many pages, which take milliseconds to hand back to the
+            // system: the answer need not wait for them. (Where no thread can be had, the
+            // closure, and the game with it, is dropped here.)
+            let _ = std::thread::Builder::new().spawn(move || drop(game));
+            report
         }
     }
     dispatch(
