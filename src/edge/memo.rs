@@ -70,9 +70,18 @@ pub(super) struct Hashed {
     /// Which of `masks` is in use.
     part: AtomicUsize,
     /// Entries written into empty words since the part in use last grew (racing
-    /// writers may lose a count, which only delays a growth).
-    filled: AtomicUsize,
+    /// writers may lose a count, which only delays a growth), on a cache line of its own
+    /// (boxed, so that the memo itself stays small).
+    filled: Box<Apart>,
 }
+
+/// A counter on a cache line of its own. The memo's other fields (and the slice's) are
+/// read at every look-up by every thread; were the counter beside them, each count would
+/// take their line from the other threads' caches. 128 bytes: processors that fetch
+/// lines in pairs would otherwise still pull the neighbour along.
+#[derive(Debug)]
+#[repr(align(128))]
+struct Apart(AtomicUsize);
 
 /// How many times larger the part of a hashed memo in use becomes when it is half full
 /// (or the whole block, if that is less). Each growth moves the entries, on the one
@@ -98,7 +107,7 @@ impl Hashed {
             words: Zeroed::words(len),
             masks,
             part: AtomicUsize::new(0),
-            filled: AtomicUsize::new(0),
+            filled: Box::new(Apart(AtomicUsize::new(0))),
         }
     }
 
@@ -187,7 +196,7 @@ impl Hashed {
         if !empty {
             return;
         }
-        let filled = self.filled.fetch_add(1, Relaxed) + 1;
+        let filled = self.filled.0.fetch_add(1, Relaxed) + 1;
         if filled > mask / 2 && part + 1 < self.masks.len() {
             // Half full: the next part (once, whoever wins the race).
             if self
@@ -195,7 +204,7 @@ impl Hashed {
                 .compare_exchange(part, part + 1, Relaxed, Relaxed)
                 .is_ok()
             {
-                self.filled.store(0, Relaxed);
+                self.filled.0.store(0, Relaxed);
                 self.move_entries(mask, self.masks[part + 1]);
             }
         }
