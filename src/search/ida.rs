@@ -7,9 +7,10 @@
 //! another move order or in the next iterations, start from it. An iteration that fails
 //! proves the optimum is above `budget`; the first that succeeds finds an optimal solution.
 //!
-//! With more than one thread, each iteration is split at a small depth into a list of
-//! subtrees that the threads take from a shared counter; all threads share the table, so a
-//! bound proven by one prunes the others. The iteration's new bound is the least over the
+//! With more than one thread, each iteration is split one move deep (two where the root
+//! has too few children for the threads, [`ITEMS_PER_THREAD`]) into a list of subtrees
+//! that the threads take from a shared counter; all threads share the table, so a bound
+//! proven by one prunes the others. The iteration's new bound is the least over the
 //! subtrees and the positions pruned above them.
 //!
 //! Children are tried in order of their lower bound (the table's included) and then of the
@@ -303,6 +304,12 @@ impl<P: Puzzle> Frontier<P> {
     }
 }
 
+/// A parallel iteration splits its tree where it has at least this many pieces of work
+/// per thread: the threads take them in turn, so the last to end waits on one piece at
+/// most, and the more there are the less that is. Fewer, larger pieces cost less to
+/// make: the tree above them is expanded on one thread before the others start.
+const ITEMS_PER_THREAD: usize = 4;
+
 /// One iteration with `budget`, on `threads` threads (one more while
 /// [`SearchOptions::shared`] is set).
 fn iteration<P: Puzzle, M: Memo<P::State>>(
@@ -313,17 +320,42 @@ fn iteration<P: Puzzle, M: Memo<P::State>>(
     budget: u32,
     nodes: &mut u64,
 ) -> (Result<u32, Halt>, Vec<P::Move>) {
-    const SPLIT: u32 = 2;
     let found = AtomicBool::new(false);
     let threads = opts.threads.max(1) + usize::from(opts.shared.load(Ordering::Relaxed));
-    if threads == 1 || budget <= SPLIT + 1 {
+    if threads == 1 || budget <= 2 {
         let mut ida = Ida::new(p, table, opts, &found);
         let r = ida.dfs(start, p.key(start), 0, budget);
         *nodes += ida.nodes;
         return (r, ida.path);
     }
+    parallel(p, start, opts, table, budget, nodes, threads, None)
+}
+
+/// A parallel iteration with `budget > 2` on `threads` threads, split one move deep or,
+/// where the root has fewer than [`ITEMS_PER_THREAD`] children within the budget per
+/// thread (and `budget > 3`), two; or at the depth `split` gives (1 or 2, for tests).
+#[allow(clippy::too_many_arguments)]
+fn parallel<P: Puzzle, M: Memo<P::State>>(
+    p: &P,
+    start: &P::State,
+    opts: &SearchOptions,
+    table: &M,
+    budget: u32,
+    nodes: &mut u64,
+    threads: usize,
+    split: Option<u32>,
+) -> (Result<u32, Halt>, Vec<P::Move>) {
+    let found = AtomicBool::new(false);
     let mut head = Ida::new(p, table, opts, &found);
-    let frontier = match head.frontier(start, SPLIT, budget) {
+    let mut depth = split.unwrap_or(1);
+    let mut frontier = head.frontier(start, depth, budget);
+    let too_few = |f: &Frontier<P>| f.items.len() < ITEMS_PER_THREAD * threads && budget > 3;
+    if split.is_none() && frontier.as_ref().is_ok_and(too_few) {
+        depth = 2;
+        frontier = head.frontier(start, depth, budget);
+    }
+    let split = depth;
+    let frontier = match frontier {
         Ok(f) => f,
         Err(path) => {
             *nodes += head.nodes;
@@ -347,7 +379,7 @@ fn iteration<P: Puzzle, M: Memo<P::State>>(
                         break;
                     };
                     ida.path.clear();
-                    match ida.dfs(s, key.hash, SPLIT, budget) {
+                    match ida.dfs(s, key.hash, split, budget) {
                         Ok(b) => results[i].store(b, Ordering::Relaxed),
                         Err(Halt::Found) => {
                             if !found.swap(true, Ordering::Relaxed) {
@@ -474,5 +506,82 @@ fn search<P: Puzzle, M: Memo<P::State>>(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::click::ClickGame;
+    use crate::grid::Grid;
+    use crate::rules::Game;
+
+    /// A parallel iteration split one move deep and one split two deep each find the
+    /// optimum that the sequential search finds, as the last of a run of iterations with
+    /// rising budgets: on random Former boards small enough to prove in a moment, with
+    /// two and three threads.
+    #[test]
+    fn both_split_depths_find_the_optimum() {
+        let mut rng = fastrand::Rng::with_seed(0x5b117);
+        let rules = Game::Former.rules().expect("a click game");
+        let (mut boards, mut parallel_runs) = (0, [0; 2]);
+        for case in 0..24 {
+            let (w, h) = [(5, 4), (4, 5), (6, 3)][case % 3];
+            let rows: Vec<String> = (0..h)
+                .map(|_| (0..w).map(|_| (b'A' + rng.u8(0..3)) as char).collect())
+                .collect();
+            let grid: Grid = rows.join(",").parse().expect("a board");
+            let (game, start) = ClickGame::<u64>::new(&grid, rules).expect("a small board");
+            let sequential = SearchOptions {
+                threads: 1,
+                memory: 1 << 20,
+                ..SearchOptions::default()
+            };
+            let optimum = ida_star(&game, &start, &sequential, None, &mut |_| {})
+                .best
+                .expect("a Former board clears")
+                .len() as u32;
+            for split in [1, 2] {
+                for threads in [2, 3] {
+                    let opts = SearchOptions {
+                        threads,
+                        ..sequential.clone()
+                    };
+                    let table = Table::new(opts.memory);
+                    let (mut budget, mut nodes) = (game.lower_bound(&start).max(1), 0);
+                    let path = loop {
+                        let (r, path) = if budget > split + 1 {
+                            parallel_runs[split as usize - 1] += 1;
+                            parallel(
+                                &game,
+                                &start,
+                                &opts,
+                                &table,
+                                budget,
+                                &mut nodes,
+                                threads,
+                                Some(split),
+                            )
+                        } else {
+                            iteration(&game, &start, &sequential, &table, budget, &mut nodes)
+                        };
+                        match r {
+                            Err(Halt::Found) => break path,
+                            Err(Halt::Stopped) => panic!("nothing stops this search"),
+                            Ok(bound) => budget = bound.max(budget + 1),
+                        }
+                    };
+                    assert_eq!(path.len() as u32, optimum, "{grid:?}, split {split}");
+                    let end = crate::search::replay(&game, &start, &path).expect("legal moves");
+                    assert!(game.is_solved(&end), "{grid:?}, split {split}");
+                }
+            }
+            boards += 1;
+        }
+        assert_eq!(boards, 24);
+        assert!(
+            parallel_runs.iter().all(|&n| n > 40),
+            "parallel iterations split one and two deep: {parallel_runs:?}"
+        );
     }
 }
