@@ -311,7 +311,10 @@ impl<P: Puzzle> Frontier<P> {
 const ITEMS_PER_THREAD: usize = 4;
 
 /// One iteration with `budget`, on `threads` threads (one more while
-/// [`SearchOptions::shared`] is set).
+/// [`SearchOptions::shared`] is set). A parallel one is split one move deep or, where the
+/// root has fewer than [`ITEMS_PER_THREAD`] children within the budget per thread (and
+/// `budget > 3`), two; or at the depth `split` says (1 or 2: tests force each). A budget
+/// too small for the split is searched on one thread.
 fn iteration<P: Puzzle, M: Memo<P::State>>(
     p: &P,
     start: &P::State,
@@ -319,42 +322,25 @@ fn iteration<P: Puzzle, M: Memo<P::State>>(
     table: &M,
     budget: u32,
     nodes: &mut u64,
+    split: Option<u32>,
 ) -> (Result<u32, Halt>, Vec<P::Move>) {
     let found = AtomicBool::new(false);
     let threads = opts.threads.max(1) + usize::from(opts.shared.load(Ordering::Relaxed));
-    if threads == 1 || budget <= 2 {
+    let chosen = split.is_none();
+    let mut split = split.unwrap_or(1);
+    if threads == 1 || budget <= split + 1 {
         let mut ida = Ida::new(p, table, opts, &found);
         let r = ida.dfs(start, p.key(start), 0, budget);
         *nodes += ida.nodes;
         return (r, ida.path);
     }
-    parallel(p, start, opts, table, budget, nodes, threads, None)
-}
-
-/// A parallel iteration with `budget > 2` on `threads` threads, split one move deep or,
-/// where the root has fewer than [`ITEMS_PER_THREAD`] children within the budget per
-/// thread (and `budget > 3`), two; or at the depth `split` gives (1 or 2, for tests).
-#[allow(clippy::too_many_arguments)]
-fn parallel<P: Puzzle, M: Memo<P::State>>(
-    p: &P,
-    start: &P::State,
-    opts: &SearchOptions,
-    table: &M,
-    budget: u32,
-    nodes: &mut u64,
-    threads: usize,
-    split: Option<u32>,
-) -> (Result<u32, Halt>, Vec<P::Move>) {
-    let found = AtomicBool::new(false);
     let mut head = Ida::new(p, table, opts, &found);
-    let mut depth = split.unwrap_or(1);
-    let mut frontier = head.frontier(start, depth, budget);
+    let mut frontier = head.frontier(start, split, budget);
     let too_few = |f: &Frontier<P>| f.items.len() < ITEMS_PER_THREAD * threads && budget > 3;
-    if split.is_none() && frontier.as_ref().is_ok_and(too_few) {
-        depth = 2;
-        frontier = head.frontier(start, depth, budget);
+    if chosen && frontier.as_ref().is_ok_and(too_few) {
+        split = 2;
+        frontier = head.frontier(start, split, budget);
     }
-    let split = depth;
     let frontier = match frontier {
         Ok(f) => f,
         Err(path) => {
@@ -485,7 +471,7 @@ fn search<P: Puzzle, M: Memo<P::State>>(
             return done(known, lower, false, nodes);
         }
         memo.grow(&|| opts.should_stop());
-        let (r, path) = iteration(p, start, opts, &*memo, lower, &mut nodes);
+        let (r, path) = iteration(p, start, opts, &*memo, lower, &mut nodes, None);
         match r {
             Err(Halt::Found) => {
                 on_event(Event::Solution {
@@ -550,21 +536,19 @@ mod tests {
                     let table = Table::new(opts.memory);
                     let (mut budget, mut nodes) = (game.lower_bound(&start).max(1), 0);
                     let path = loop {
-                        let (r, path) = if budget > split + 1 {
+                        // (below `split + 2` the iteration runs on one thread)
+                        if budget > split + 1 {
                             parallel_runs[split as usize - 1] += 1;
-                            parallel(
-                                &game,
-                                &start,
-                                &opts,
-                                &table,
-                                budget,
-                                &mut nodes,
-                                threads,
-                                Some(split),
-                            )
-                        } else {
-                            iteration(&game, &start, &sequential, &table, budget, &mut nodes)
-                        };
+                        }
+                        let (r, path) = iteration(
+                            &game,
+                            &start,
+                            &opts,
+                            &table,
+                            budget,
+                            &mut nodes,
+                            Some(split),
+                        );
                         match r {
                             Err(Halt::Found) => break path,
                             Err(Halt::Stopped) => panic!("nothing stops this search"),
