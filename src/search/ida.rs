@@ -458,6 +458,15 @@ fn search<P: Puzzle, M: Memo<P::State>>(
         .lower_bound(start)
         .max(memo.get(start, p.key(start), || p.check(start)))
         .max(1);
+    // The start's own bound is the first lower bound: a board whose first iteration takes
+    // a while shows it at once.
+    if lower < INFINITE {
+        on_event(Event::LowerBound {
+            bound: lower.min(upper),
+            nodes,
+            elapsed: opts.start.elapsed(),
+        });
+    }
     loop {
         if lower >= upper {
             // The known solution is as short as the proven bound allows.
@@ -501,6 +510,46 @@ mod tests {
     use crate::click::ClickGame;
     use crate::grid::Grid;
     use crate::rules::Game;
+
+    /// The first lower bound IDA* reports is the start's own, before any node is
+    /// expanded, and the bounds after it rise to the optimum: on random Former boards.
+    #[test]
+    fn the_first_bound_reported_is_the_starts() {
+        let mut rng = fastrand::Rng::with_seed(0xb0d);
+        let rules = Game::Former.rules().expect("a click game");
+        let mut boards = 0;
+        for _ in 0..12 {
+            let rows: Vec<String> = (0..4)
+                .map(|_| (0..5).map(|_| (b'A' + rng.u8(0..3)) as char).collect())
+                .collect();
+            let grid: Grid = rows.join(",").parse().expect("a board");
+            let (game, start) = ClickGame::<u64>::new(&grid, rules).expect("a small board");
+            if game.is_solved(&start) {
+                continue;
+            }
+            let opts = SearchOptions {
+                threads: 1,
+                memory: 1 << 20,
+                ..SearchOptions::default()
+            };
+            let mut bounds = Vec::new();
+            let out = ida_star(&game, &start, &opts, None, &mut |e| {
+                if let Event::LowerBound { bound, nodes, .. } = e {
+                    bounds.push((bound, nodes));
+                }
+            });
+            let optimum = out.best.expect("a Former board clears").len() as u32;
+            let first = game.lower_bound(&start).max(1);
+            assert_eq!(bounds.first(), Some(&(first, 0)), "board {grid:?}");
+            assert!(bounds.windows(2).all(|w| w[0].0 < w[1].0), "{bounds:?}");
+            assert!(
+                bounds.iter().all(|b| b.0 <= optimum),
+                "{bounds:?} > {optimum}"
+            );
+            boards += 1;
+        }
+        assert!(boards >= 10, "only {boards} boards searched");
+    }
 
     /// A parallel iteration split one move deep and one split two deep each find the
     /// optimum that the sequential search finds, as the last of a run of iterations with
