@@ -507,33 +507,37 @@ fn search<P: Puzzle, M: Memo<P::State>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::click::ClickGame;
+    use crate::click::{ClickBoard, ClickGame};
+    use crate::generate::generate;
     use crate::grid::Grid;
     use crate::rules::Game;
+
+    /// A random Former board of three colours, `w × h` (the project's generator, `seed`).
+    fn former(w: usize, h: usize, seed: u64) -> (Grid, ClickGame<u64>, ClickBoard<u64>) {
+        let grid = generate(w, h, 3, seed);
+        let rules = Game::Former.rules().expect("a click game");
+        let (game, start) = ClickGame::<u64>::new(&grid, rules).expect("a small board");
+        (grid, game, start)
+    }
+
+    /// One thread and a 1 MiB table: enough for the boards of these tests.
+    fn one_thread() -> SearchOptions {
+        SearchOptions {
+            threads: 1,
+            memory: 1 << 20,
+            ..SearchOptions::default()
+        }
+    }
 
     /// The first lower bound IDA* reports is the start's own, before any node is
     /// expanded, and the bounds after it rise to the optimum: on random Former boards.
     #[test]
     fn the_first_bound_reported_is_the_starts() {
-        let mut rng = fastrand::Rng::with_seed(0xb0d);
-        let rules = Game::Former.rules().expect("a click game");
         let mut boards = 0;
-        for _ in 0..12 {
-            let rows: Vec<String> = (0..4)
-                .map(|_| (0..5).map(|_| (b'A' + rng.u8(0..3)) as char).collect())
-                .collect();
-            let grid: Grid = rows.join(",").parse().expect("a board");
-            let (game, start) = ClickGame::<u64>::new(&grid, rules).expect("a small board");
-            if game.is_solved(&start) {
-                continue;
-            }
-            let opts = SearchOptions {
-                threads: 1,
-                memory: 1 << 20,
-                ..SearchOptions::default()
-            };
+        for seed in 0..12 {
+            let (grid, game, start) = former(5, 4, 0xb0d + seed);
             let mut bounds = Vec::new();
-            let out = ida_star(&game, &start, &opts, None, &mut |e| {
+            let out = ida_star(&game, &start, &one_thread(), None, &mut |e| {
                 if let Event::LowerBound { bound, nodes, .. } = e {
                     bounds.push((bound, nodes));
                 }
@@ -548,7 +552,7 @@ mod tests {
             );
             boards += 1;
         }
-        assert!(boards >= 10, "only {boards} boards searched");
+        assert_eq!(boards, 12);
     }
 
     /// A parallel iteration split one move deep and one split two deep each find the
@@ -557,21 +561,11 @@ mod tests {
     /// two and three threads.
     #[test]
     fn both_split_depths_find_the_optimum() {
-        let mut rng = fastrand::Rng::with_seed(0x5b117);
-        let rules = Game::Former.rules().expect("a click game");
         let (mut boards, mut parallel_runs) = (0, [0; 2]);
         for case in 0..24 {
             let (w, h) = [(5, 4), (4, 5), (6, 3)][case % 3];
-            let rows: Vec<String> = (0..h)
-                .map(|_| (0..w).map(|_| (b'A' + rng.u8(0..3)) as char).collect())
-                .collect();
-            let grid: Grid = rows.join(",").parse().expect("a board");
-            let (game, start) = ClickGame::<u64>::new(&grid, rules).expect("a small board");
-            let sequential = SearchOptions {
-                threads: 1,
-                memory: 1 << 20,
-                ..SearchOptions::default()
-            };
+            let (grid, game, start) = former(w, h, 0x5b117 + case as u64);
+            let sequential = one_thread();
             let optimum = ida_star(&game, &start, &sequential, None, &mut |_| {})
                 .best
                 .expect("a Former board clears")
@@ -584,7 +578,7 @@ mod tests {
                     };
                     let table = Table::new(opts.memory);
                     let (mut budget, mut nodes) = (game.lower_bound(&start).max(1), 0);
-                    let path = loop {
+                    let (path, found_at) = loop {
                         // (below `split + 2` the iteration runs on one thread)
                         if budget > split + 1 {
                             parallel_runs[split as usize - 1] += 1;
@@ -599,12 +593,14 @@ mod tests {
                             Some(split),
                         );
                         match r {
-                            Err(Halt::Found) => break path,
+                            Err(Halt::Found) => break (path, budget),
                             Err(Halt::Stopped) => panic!("nothing stops this search"),
                             Ok(bound) => budget = bound.max(budget + 1),
                         }
                     };
                     assert_eq!(path.len() as u32, optimum, "{grid:?}, split {split}");
+                    // found by the iteration whose budget is the optimum, no later
+                    assert_eq!(found_at, optimum, "{grid:?}, split {split}");
                     let end = crate::search::replay(&game, &start, &path).expect("legal moves");
                     assert!(game.is_solved(&end), "{grid:?}, split {split}");
                 }
