@@ -47,7 +47,6 @@ pub mod bits;
 pub mod boardset;
 pub mod check;
 pub mod click;
-pub mod cpu;
 pub mod daily;
 pub mod edge;
 pub mod floodit;

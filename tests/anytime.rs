@@ -260,67 +260,54 @@ fn bench_reads_problem_blocks_and_totals_score_moves_and_tiles() {
         );
 }
 
-/// Spins on the calling thread until it has used `t` of CPU time.
-fn burn_cpu(t: Duration) {
-    let mut spins = 0u64;
-    while tumble::cpu::thread_time().expect("a thread CPU clock") < t {
-        spins = std::hint::black_box(spins + 1);
-    }
-}
-
 #[test]
-fn a_cpu_limit_counts_cpu_time_and_waits_for_a_solution() {
-    let limit = Duration::from_millis(30);
-    let checks = std::thread::spawn(move || {
-        let o = SearchOptions::default();
-        let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_cpu_limit(limit);
-        let mut checks = 0;
-        // Wall time alone does not spend the limit.
-        std::thread::sleep(limit * 4);
-        ctl.offer(-9, &[]);
-        assert!(!ctl.done(), "a sleeping thread has not used its CPU time");
-        checks += 1;
-        // Past the limit, the search goes on until it has a solution...
-        let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_cpu_limit(limit);
-        burn_cpu(limit * 2);
-        assert!(!ctl.done(), "no solution yet");
-        checks += 1;
-        // ...and then ends (its threads read their CPU time at least every millisecond of
-        // wall time, so a few calls later at most).
-        ctl.offer(-9, &[]);
-        let start = std::time::Instant::now();
-        while !ctl.done() {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "the limit never ends it"
-            );
-        }
-        checks += 1;
-        // A thread under the limit goes on.
-        let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_cpu_limit(Duration::from_secs(60));
-        ctl.offer(-9, &[]);
-        burn_cpu(limit * 3);
-        assert!(!ctl.done(), "under the limit");
-        checks + 1
-    })
-    .join()
-    .unwrap();
+fn a_work_limit_waits_for_a_solution_and_then_ends_the_search() {
+    let o = SearchOptions::default();
+    let grid = generate(7, 9, 4, 5);
+    let (g, b) = ClickGame::<u64>::new(&grid, rules(Game::Former, Objective::Moves)).unwrap();
+    let q = Objectived::new(&g, Objective::Moves);
+    let mut checks = 0;
+    // No work yet: not done, with or without a solution.
+    let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_work_limit(1);
+    assert!(!ctl.done(), "no work and no solution");
+    ctl.offer(-99, &[]);
+    assert!(!ctl.done(), "a solution, but no work yet");
+    assert_eq!(ctl.work(), 0);
+    checks += 1;
+    // Wall time alone does not spend the limit.
+    let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_work_limit(1_000_000);
+    ctl.offer(-99, &[]);
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(!ctl.done(), "time passing is not work");
+    checks += 1;
+    // A beam of width 1 (the greedy descent) expands one position a level: past a limit of
+    // 3 its search ends with a solution, having done the work it counts.
+    let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_work_limit(3);
+    let best = anytime(&q, &b, Method::Beam, 1, &ctl).expect("a solution");
+    assert!(ctl.work() >= 3, "done after {} positions", ctl.work());
+    assert!(ctl.done(), "the limit is spent and a solution is known");
+    let end = replay(&g, &b, &best.1).expect("legal moves");
+    assert!(g.is_solved(&end), "the answer clears the board");
+    checks += 1;
     println!("{checks} checks");
-    assert_eq!(checks, 4);
+    assert_eq!(checks, 3);
 }
 
 #[test]
-fn a_cpu_limit_ends_an_anytime_search_without_a_deadline() {
-    let grid = generate(7, 9, 4, 11);
+fn a_work_limit_ends_an_anytime_search_without_a_deadline() {
+    // NRK's board of 2025-06-29, where the beams stay far from exhaustive for longer
+    // than this limit: it is the limit that ends both searches.
+    let day = tumble::daily::Date::new(2025, 6, 29).unwrap();
+    let grid = tumble::daily::former_board(day).unwrap();
     let (g, b) = ClickGame::<u64>::new(&grid, rules(Game::Former, Objective::Moves)).unwrap();
     let q = Objectived::new(&g, Objective::Moves);
     let mut runs = 0;
     for method in [Method::Beam, Method::Nrpa] {
-        // NRPA runs until it is stopped: only the CPU limit can end it here (or, should
+        // NRPA runs until it is stopped: only the work limit can end it here (or, should
         // the limit not work, a watchdog's stop after a minute, which fails the test).
+        let limit = 5_000;
         let o = SearchOptions::default();
-        let ctl =
-            Control::new(&o, |_, _: &[Click], _| {}).with_cpu_limit(Duration::from_millis(50));
+        let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_work_limit(limit);
         let (ended, wait) = std::sync::mpsc::channel::<()>();
         let stop = o.stop.clone();
         let watchdog = std::thread::spawn(move || {
@@ -335,10 +322,49 @@ fn a_cpu_limit_ends_an_anytime_search_without_a_deadline() {
             !o.stop.load(Ordering::Relaxed),
             "{method:?}: the watchdog stopped it"
         );
+        assert!(
+            ctl.work() >= limit,
+            "{method:?}: ended early, at {}",
+            ctl.work()
+        );
         let end = replay(&g, &b, &best.1).expect("legal moves");
         assert!(g.is_solved(&end), "{method:?}: the answer clears the board");
         runs += 1;
     }
     println!("{runs} searches ended");
     assert_eq!(runs, 2);
+}
+
+#[test]
+fn a_work_limited_beam_search_is_the_same_on_every_run() {
+    // The limit is counted in positions and checked between levels, so on one thread the
+    // same search ends at the same level whatever the clock: the same answer after the
+    // same work.
+    let mut boards = 0;
+    for seed in [3, 17, 29] {
+        let grid = generate(7, 9, 4, seed);
+        // A game of its own for each run: the edge bound's memos, which the runs would
+        // otherwise share, make a later run's bounds stronger.
+        let run = || {
+            let (g, b) =
+                ClickGame::<u64>::new(&grid, rules(Game::Former, Objective::Moves)).unwrap();
+            let q = Objectived::new(&g, Objective::Moves);
+            let o = SearchOptions::default();
+            let ctl = Control::new(&o, |_, _: &[Click], _| {}).with_work_limit(5_000);
+            let best = anytime(&q, &b, Method::Beam, 1, &ctl).expect("a solution");
+            (best.0, ctl.work())
+        };
+        let first = run();
+        // It ends at the end of the level that reaches the limit; by then the beams are a
+        // few hundred positions wide, so a level is far less than the limit.
+        assert!(
+            (5_000..6_000).contains(&first.1),
+            "seed {seed}: ended at {}",
+            first.1
+        );
+        assert_eq!(run(), first, "seed {seed}: again");
+        boards += 1;
+    }
+    println!("{boards} boards");
+    assert_eq!(boards, 3);
 }

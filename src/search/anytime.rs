@@ -149,17 +149,11 @@ pub struct Control<'a, M> {
     memory: usize,
     /// Set when the beams reached `memory` and NRPA went on in their place.
     filled: AtomicBool,
-    /// The CPU time a thread of the search may use ([`Control::with_cpu_limit`]).
-    cpu_limit: Option<Duration>,
-    /// When (in nanoseconds from `start`) a thread next reads its CPU time.
-    cpu_next: AtomicU64,
-    /// Set once a thread has used `cpu_limit`.
-    cpu_spent: AtomicBool,
+    /// The work the search may do ([`Control::with_work_limit`]).
+    work_limit: Option<u64>,
+    /// The work done so far: positions the beams expanded, moves NRPA's playouts played.
+    work: AtomicU64,
 }
-
-/// How often (in wall time) the threads of a search with a CPU limit read their CPU time:
-/// reading it is a system call, and [`Control::done`] is asked at every node.
-const CPU_READ_EVERY: Duration = Duration::from_millis(1);
 
 impl<'a, M: Clone> Control<'a, M> {
     /// A control with `opts`' stop flag, deadline and start; `on_improve(value, moves,
@@ -178,20 +172,29 @@ impl<'a, M: Clone> Control<'a, M> {
             on_improve: Box::new(on_improve),
             memory: opts.memory,
             filled: AtomicBool::new(false),
-            cpu_limit: None,
-            cpu_next: AtomicU64::new(0),
-            cpu_spent: AtomicBool::new(false),
+            work_limit: None,
+            work: AtomicU64::new(0),
         }
     }
 
-    /// The same control, also out of time once one of the search's threads has used
-    /// `limit` of CPU time: a budget that a busy machine does not shorten, where a deadline
-    /// gives the search less work the more else is running. The threads' time counts from
-    /// their start, so the search should run on threads of its own (as [`anytime`]'s pool
-    /// is).
-    pub fn with_cpu_limit(mut self, limit: Duration) -> Self {
-        self.cpu_limit = Some(limit);
+    /// The same control, also done once the search has done `limit` work: positions its
+    /// beams expanded and moves its playouts played ([`Control::work`]). A budget of work
+    /// buys the same search on a slow machine or a busy one as on a fast, quiet one, where
+    /// a budget of time (wall or CPU) buys less the slower the machine. The beams count a
+    /// level once it is expanded, so a beam search ends at a level's end.
+    pub fn with_work_limit(mut self, limit: u64) -> Self {
+        self.work_limit = Some(limit);
         self
+    }
+
+    /// The work done so far ([`Control::with_work_limit`]).
+    pub fn work(&self) -> u64 {
+        self.work.load(Ordering::Relaxed)
+    }
+
+    /// Counts `n` more work.
+    fn add_work(&self, n: usize) {
+        self.work.fetch_add(n as u64, Ordering::Relaxed);
     }
 
     /// Records that the beams reached the memory budget, and asks the allocator to give
@@ -242,46 +245,24 @@ impl<'a, M: Clone> Control<'a, M> {
         self.best_value() >= self.target.load(Ordering::Relaxed)
     }
 
-    /// Stop: asked to, out of time once there is a solution, or nothing better exists.
-    /// The deadline waits for the first solution, so that every search gives one (its
-    /// greedy start takes milliseconds) even when the machine is too busy to reach it in
-    /// time.
+    /// Stop: asked to, out of time or work once there is a solution, or nothing better
+    /// exists. The deadline and the work limit wait for the first solution, so that every
+    /// search gives one (its greedy start takes milliseconds) even when the machine is too
+    /// busy to reach it in time.
     pub fn done(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.reached_target()
-            || self.out_of_time() && self.best_value() > WORST
+            || (self.out_of_work() || self.out_of_time()) && self.best_value() > WORST
     }
 
-    /// Past the deadline, or a thread past the CPU limit (the clock read once for both).
+    /// Past the deadline?
     fn out_of_time(&self) -> bool {
-        if self.deadline.is_none() && self.cpu_limit.is_none() {
-            return false;
-        }
-        let now = Instant::now();
-        self.deadline.is_some_and(|d| now >= d) || self.cpu_spent(now.duration_since(self.start))
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// Has a thread used the CPU limit, `now` after the start? The calling thread reads its
-    /// CPU time if no thread has for [`CPU_READ_EVERY`]; where the system does not give
-    /// it, wall time stands in.
-    fn cpu_spent(&self, now: Duration) -> bool {
-        let Some(limit) = self.cpu_limit else {
-            return false;
-        };
-        if self.cpu_spent.load(Ordering::Relaxed) {
-            return true;
-        }
-        let nanos = now.as_nanos() as u64;
-        if nanos < self.cpu_next.load(Ordering::Relaxed) {
-            return false;
-        }
-        self.cpu_next
-            .store(nanos + CPU_READ_EVERY.as_nanos() as u64, Ordering::Relaxed);
-        if crate::cpu::thread_time().unwrap_or(now) >= limit {
-            self.cpu_spent.store(true, Ordering::Relaxed);
-            return true;
-        }
-        false
+    /// Past the work limit?
+    fn out_of_work(&self) -> bool {
+        self.work_limit.is_some_and(|w| self.work() >= w)
     }
 }
 
@@ -425,6 +406,7 @@ fn beam_measured<P: Scored>(
         if ctl.done() {
             return (false, peak);
         }
+        ctl.add_work(beam.len());
         let children: usize = per_node.iter().map(|(k, _)| k.capacity()).sum();
         let kid = size_of::<(i64, i64, u64, u32, P::Move)>();
         peak = peak.max(
@@ -578,6 +560,7 @@ impl<'a, 'c, P: Scored> Nrpa<'a, 'c, P> {
             moves.push(m);
             codes.push(step);
         }
+        self.ctl.add_work(moves.len() + 1);
         self.ctl.offer(value, &moves);
         Rollout { value, codes }
     }

@@ -37,7 +37,7 @@ pub use best_value::{DEFAULT_ANYTIME_LIMIT, EXACT_POSITIONS, EXACT_TILES};
 pub use engine::{dispatch, WithEngine, MAX_CELLS};
 pub use fast::{SEEDED_PART, SEEDED_PENALTY, SEEDED_RUNS, SEEDED_SHARE};
 pub use fewest_moves::{
-    CROSSING_REACH_AFTER, PROOF_ANYTIME_CPU, PROOF_ANYTIME_MIN, PROVABLE_CELLS,
+    CROSSING_REACH_AFTER, PROOF_ANYTIME_MIN, PROOF_ANYTIME_WORK, PROVABLE_CELLS,
 };
 pub use replay::{has_moves, replay};
 pub use setup::Setup;
