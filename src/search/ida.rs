@@ -24,7 +24,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::table::{Exact, Memo};
-use super::{Event, Outcome, SearchOptions, Table};
+use super::{Event, Outcome, SearchOptions, Table, EXPANDED_STEP};
 use crate::puzzle::{Key, Puzzle, INFINITE};
 
 enum Halt {
@@ -74,8 +74,13 @@ impl<'a, P: Puzzle, M: Memo<P::State>> Ida<'a, P, M> {
             return Ok(1);
         }
         self.nodes += 1;
-        if self.nodes & 0x3f == 0 && self.should_stop() {
-            return Err(Halt::Stopped);
+        if self.nodes.is_multiple_of(EXPANDED_STEP) {
+            self.opts
+                .expanded
+                .fetch_add(EXPANDED_STEP, Ordering::Relaxed);
+            if self.should_stop() {
+                return Err(Halt::Stopped);
+            }
         }
         let d = depth as usize;
         while self.levels.len() <= d {
@@ -553,6 +558,53 @@ mod tests {
             boards += 1;
         }
         assert_eq!(boards, 12);
+    }
+
+    /// The count of positions expanded that the options carry ([`SearchOptions::expanded`])
+    /// keeps up with the nodes the search reports: in whole steps, never ahead, and on one
+    /// thread behind by less than a step per iteration (each iteration counts afresh); on
+    /// two threads, never ahead. On random Former boards, the count starting from zero for
+    /// each search.
+    #[test]
+    fn the_expanded_count_follows_the_nodes() {
+        let (mut searches, mut counted) = (0, 0);
+        for seed in 0..8 {
+            let (grid, game, start) = former(7, 7, 0xe4a + seed);
+            for threads in [1, 2] {
+                let opts = SearchOptions {
+                    threads,
+                    ..one_thread()
+                };
+                let mut iterations = 0;
+                let out = ida_star(&game, &start, &opts, None, &mut |e| {
+                    if let Event::LowerBound { .. } = e {
+                        iterations += 1;
+                    }
+                });
+                let expanded = opts.expanded.load(Ordering::Relaxed);
+                assert!(out.proven, "{grid:?}");
+                assert!(expanded.is_multiple_of(EXPANDED_STEP), "{grid:?}");
+                assert!(
+                    expanded <= out.nodes,
+                    "{expanded} > {} on {grid:?}",
+                    out.nodes
+                );
+                if threads == 1 {
+                    assert!(
+                        out.nodes - expanded < EXPANDED_STEP * iterations,
+                        "{expanded} of {} nodes in {iterations} iterations on {grid:?}",
+                        out.nodes
+                    );
+                }
+                counted += u64::from(expanded > 0);
+                searches += 1;
+            }
+        }
+        assert_eq!(searches, 16);
+        assert!(
+            counted >= 10,
+            "only {counted} searches expanded a step's worth"
+        );
     }
 
     /// A parallel iteration split one move deep and one split two deep each find the

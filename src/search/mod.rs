@@ -21,7 +21,7 @@ pub use beam::{beam_search, greedy};
 pub use ida::{certify, ida_star};
 pub use table::{table_bytes, Exact, Memo, Table};
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -54,7 +54,15 @@ pub struct SearchOptions {
     /// `threads`, so that IDA* has the larger share of the cores' time while both run
     /// (`docs/benchmarks.md`, "What each speed-up bought").
     pub shared: Arc<AtomicBool>,
+    /// The positions [`ida_star`]'s threads have expanded so far, added in steps of
+    /// [`EXPANDED_STEP`] as they go (so a reading is behind by less than a step per
+    /// thread): how far a proof has got in work rather than time, for the decisions
+    /// beside it that must not hang on the machine's speed.
+    pub expanded: Arc<AtomicU64>,
 }
+
+/// [`SearchOptions::expanded`] grows by this many positions at a time.
+pub const EXPANDED_STEP: u64 = 64;
 
 impl Default for SearchOptions {
     fn default() -> Self {
@@ -66,6 +74,7 @@ impl Default for SearchOptions {
             start: Instant::now(),
             upper: Arc::new(AtomicU32::new(u32::MAX)),
             shared: Arc::new(AtomicBool::new(false)),
+            expanded: Arc::new(AtomicU64::new(0)),
         }
     }
 }

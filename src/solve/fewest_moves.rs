@@ -1,7 +1,7 @@
 //! Fewest moves: a greedy answer, then the anytime search and IDA* side by side
 //! ([`fewest_moves`]).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -36,9 +36,11 @@ pub const PROOF_ANYTIME_WORK: u64 = 120_000;
 /// 40 ms, "Measured and not kept" those for longer patience).
 pub const PROOF_ANYTIME_MIN: Duration = Duration::from_millis(10);
 
-/// After this long a proof searches the edge bound's crossing games further
-/// ([`crate::edge::LONG_CROSSING_REACH`]): a board not proven by then is a hard one.
-pub const CROSSING_REACH_AFTER: Duration = Duration::from_millis(500);
+/// Once IDA* has expanded this many positions, a proof searches the edge bound's crossing
+/// games further ([`crate::edge::LONG_CROSSING_REACH`]): a board not proven by then is a
+/// hard one. A count of work and not a time, so that a slow or busy machine searches the
+/// same way as a fast one.
+pub const CROSSING_REACH_AFTER: u64 = 150_000;
 
 /// Boards of at most this many cells count as small enough to prove (the one-word engine).
 pub const PROVABLE_CELLS: usize = 64;
@@ -123,6 +125,8 @@ pub(super) fn fewest_moves<B: Bits>(
     let mut ida_opts = opts.clone();
     ida_opts.memory = shares.table;
     ida_opts.stop = ida_stop.clone();
+    ida_opts.expanded = Arc::new(AtomicU64::new(0));
+    let ida_expanded = ida_opts.expanded.clone();
     ida_opts.upper = Arc::new(AtomicU32::new(u32::MAX));
     let ida_upper = ida_opts.upper.clone();
     // Where the anytime search is there for a quick upper bound, IDA* takes the larger
@@ -188,7 +192,7 @@ pub(super) fn fewest_moves<B: Bits>(
         let deadline = opts.deadline();
         let mut reached = setup.no_proof;
         while running > 0 {
-            if !reached && opts.start.elapsed() > CROSSING_REACH_AFTER {
+            if !reached && ida_expanded.load(Ordering::Relaxed) >= CROSSING_REACH_AFTER {
                 p.reach_crossings(crate::edge::LONG_CROSSING_REACH);
                 reached = true;
             }
