@@ -54,10 +54,12 @@ pub struct SearchOptions {
     /// `threads`, so that IDA* has the larger share of the cores' time while both run
     /// (`docs/benchmarks.md`, "What each speed-up bought").
     pub shared: Arc<AtomicBool>,
-    /// The positions [`ida_star`]'s threads have expanded so far, added in steps of
-    /// [`EXPANDED_STEP`] as they go (so a reading is behind by less than a step per
-    /// thread): how far a proof has got in work rather than time, for the decisions
-    /// beside it that must not hang on the machine's speed.
+    /// The positions [`ida_star`]'s depth-first searches have expanded so far, added in
+    /// steps of [`EXPANDED_STEP`] as they go: how far a proof has got in work rather than
+    /// time, for the decisions beside it that must not hang on the machine's speed. It
+    /// runs a little behind the nodes [`Outcome::nodes`] reports: each thread's last part
+    /// of a step in an iteration is not added, nor are the few positions a parallel
+    /// iteration expands to split its work among the threads.
     pub expanded: Arc<AtomicU64>,
 }
 
