@@ -134,7 +134,7 @@ impl SearchChoices {
         if self.memory_mib == 0 {
             return Err(InputError::NoMemory);
         }
-        let machine = crate::memory::machine_mib().unwrap_or(usize::MAX >> 20);
+        let machine = crate::machine::machine_mib().unwrap_or(usize::MAX >> 20);
         if self.memory_mib > machine {
             return Err(InputError::TooMuchMemory {
                 asked: self.memory_mib,
@@ -531,7 +531,7 @@ mod tests {
             no_memory.apply(&mut setup),
             Err(InputError::NoMemory)
         ));
-        let machine = crate::memory::machine_mib().expect("the machine's memory");
+        let machine = crate::machine::machine_mib().expect("the machine's memory");
         assert!(machine >= 64, "{machine} MiB");
         let too_much = SearchChoices {
             memory_mib: machine + 1,

@@ -10,7 +10,7 @@
 //! | module | what it is for |
 //! |---|---|
 //! | [`bits`] | bit sets over cells (`u64`, wider [`bits::Wide`]) with pext/pdep |
-//! | [`memory`] | the machine's memory, and the C allocator told to give freed memory back |
+//! | [`machine`] | the machine's cores and memory, the process's peak memory, and the C allocator told to give freed memory back |
 //! | [`zeroed`] | zeroed memory on huge pages for the large shared tables |
 //! | [`grid`] | the board as text and as a plain grid: parsing, errors, printing |
 //! | [`rules`] | the rule knobs and the named games |
@@ -54,7 +54,7 @@ pub mod fuzzing;
 pub mod generate;
 pub mod grid;
 pub mod input;
-pub mod memory;
+pub mod machine;
 pub mod objective;
 pub mod picture;
 pub mod puzzle;

@@ -42,7 +42,7 @@ fn run_measured(args: &[&str]) -> (String, u64) {
         "tumble {args:?} did not exit: {status}"
     );
     let child_peak = usage.ru_maxrss as u64 / 1024;
-    let own_peak = tumble::bench::peak_memory_mib().expect("VmHWM in /proc/self/status");
+    let own_peak = tumble::machine::peak_resident_mib().expect("VmHWM in /proc/self/status");
     assert!(
         own_peak < child_peak as f64,
         "tumble {args:?}: this test process's own peak ({own_peak:.1} MiB) is not below the \

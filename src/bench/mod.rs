@@ -22,7 +22,7 @@ use std::time::Instant;
 
 pub use jsonl::{BatchError, Shard};
 pub use row::Row;
-pub use totals::{peak_memory_mib, Totals};
+pub use totals::Totals;
 
 use crate::boardset::Entry;
 use crate::input::{setup_from, InputError, RuleChoices, SearchChoices};
@@ -43,11 +43,6 @@ pub fn memory_per_board(memory: usize, jobs: usize) -> usize {
 /// (one board at a time keeps all the cores, as `solve` does).
 pub fn default_threads(cores: usize, jobs: usize) -> usize {
     (cores / jobs.max(1)).max(1)
-}
-
-/// The number of cores this process may use (1 when it cannot be known).
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The board's game and rules under the user's choices (the entry's game when none is
@@ -126,7 +121,7 @@ pub fn solve_set(
             Ok(mut row) => {
                 row.jobs = jobs;
                 row.run_s = start.elapsed().as_secs_f64();
-                row.peak_memory_mib = peak_memory_mib();
+                row.peak_memory_mib = crate::machine::peak_resident_mib();
                 (on_row.lock().expect("no panic while writing a row"))(&row);
                 rows.lock().expect("no panic while keeping a row").push(row);
             }
@@ -184,7 +179,7 @@ mod tests {
         assert_eq!(memory_per_board(1024, 0), 1024);
         assert_eq!(memory_per_board(3, 5), 1);
         assert_eq!(memory_per_board(0, 2), 0);
-        assert!(cores() >= 1);
+        assert!(crate::machine::cores() >= 1);
     }
 
     #[test]

@@ -44,7 +44,7 @@ impl Totals {
     /// memory is the larger of this process's and the one the rows recorded (rows read
     /// back from an earlier run).
     pub fn of(rows: &[Row], wall: Duration, jobs: usize) -> Totals {
-        let peak = max_option(peak_memory_mib(), recorded_peak(rows));
+        let peak = max_option(crate::machine::peak_resident_mib(), recorded_peak(rows));
         Totals::new(rows, wall.as_secs_f64(), jobs, peak)
     }
 
@@ -104,14 +104,6 @@ fn max_option(a: Option<f64>, b: Option<f64>) -> Option<f64> {
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),
     }
-}
-
-/// Peak resident memory of this process (Linux), in MiB.
-pub fn peak_memory_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::args::BenchArgs;
 use tumble::bench::jsonl::{open_append, read_file, resume, write_row, Resumed};
-use tumble::bench::{cores, default_threads, memory_per_board, solve_set, Row, Shard, Totals};
+use tumble::bench::{default_threads, memory_per_board, solve_set, Row, Shard, Totals};
 use tumble::input::{dated_entries, read_board_text, InputError, RuleChoices, SearchChoices};
 use tumble::report::Stopped;
 
@@ -198,7 +198,7 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
             say(lines_on_stdout, &format!("{}  recorded", line(r)));
         }
     }
-    let cores = cores();
+    let cores = tumble::machine::cores();
     let jobs = args.jobs.unwrap_or(cores);
     let mut search: SearchChoices = args.search.into();
     search.threads = search.threads.or(Some(default_threads(cores, jobs)));

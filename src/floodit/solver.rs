@@ -72,11 +72,13 @@ pub(super) struct Node<const N: usize> {
 const NONE: u32 = u32::MAX;
 /// Solutions at least this long are not searched (depths are stored in 8 bits).
 const MAX_DEPTH: usize = 250;
-/// The width of the beam search that finds the first solution the A* has to beat. A
-/// narrower beam is a little cheaper but can miss the optimum by a move on large boards,
-/// and an A* capped by a solution one move too long keeps a whole extra `f` layer: on the
-/// hardest boards, more than its memory budget.
-const BEAM_WIDTH: usize = 30;
+/// The width of the beam search that finds the first solution the A* has to beat. Most
+/// boards are proven after a few thousand expansions, where this beam is a good part of
+/// the work, so it is narrow. It can miss the optimum by a move on large boards, and an A*
+/// capped by a solution one move too long keeps a whole extra `f` layer (on the hardest
+/// boards, more than its memory budget): there the wider beams that follow, early in a
+/// long search, find the shorter solution.
+const BEAM_WIDTH: usize = 12;
 /// Each further beam is this many times wider than the one before.
 const BEAM_GROWTH: usize = 4;
 /// A beam of width `w` runs once the A* has expanded `w · BEAM_EVERY` nodes.
@@ -235,22 +237,26 @@ pub(super) fn candidates_among<const N: usize>(
 }
 
 /// For each colour `c` with a region in `nb`, sets `near[c]` to the regions adjacent to
-/// those regions, and returns the mask of these colours (the others' entries are left as
-/// they were). The union of the set entries is `e.union_adjacent(nb)`.
+/// those regions, and returns the mask of these colours (the other colours' entries are
+/// emptied). The union of the entries is `e.union_adjacent(nb)`.
+///
+/// One pass over the regions of `nb`, each adding its neighbours to its colour's entry:
+/// each colour's share of `nb` is sparse, where [`Engine::union_adjacent`]'s unrolled
+/// rounds would take a whole round per word and colour.
 #[inline]
 pub(super) fn unions_by_colour<const N: usize>(
     e: &Engine<N>,
     nb: &Set<N>,
     near: &mut [Set<N>],
 ) -> u32 {
-    let mut touching = 0;
-    for (c, near_c) in near.iter_mut().enumerate().take(e.colours()) {
-        let of_c = set::and(nb, e.of_colour(c));
-        if !set::is_empty(&of_c) {
-            touching |= 1 << c;
-            *near_c = e.union_adjacent(&of_c);
-        }
-    }
+    let near = &mut near[..e.colours()];
+    near.fill(set::empty());
+    let mut touching = 0u32;
+    set::for_each(nb, |r| {
+        let c = e.colour_of(r) as usize;
+        touching |= 1 << c;
+        near[c] = set::or(&near[c], e.adjacent(r));
+    });
     touching
 }
 
@@ -376,15 +382,19 @@ pub fn beam<const N: usize>(
     let mut layer: Vec<(Set<N>, Set<N>, u32, u32)> = vec![(start.flood, nb0, 0, 0)];
     let mut next: Vec<(u64, u32, Set<N>, Set<N>, u32, u32)> = Vec::new();
     let mut moves = Vec::new();
+    // as in the A*: a flood's children share the unions of its neighbours' adjacency
+    let mut near = vec![set::empty::<N>(); e.colours()];
     while !layer.is_empty() {
         next.clear();
         for &(flood, nb, at, g) in &layer {
-            let mut cands = candidate_mask(e, &flood, &nb);
+            let touching = unions_by_colour(e, &nb, &mut near);
+            let mut cands = candidates_among(e, &flood, &nb, touching);
             while cands != 0 {
                 let c = cands.trailing_zeros() as u8;
                 cands &= cands - 1;
                 moves.clear();
-                let (f2, nb2, outside) = chain(e, &flood, &nb, c, &mut moves);
+                let (f2, nb2, outside) =
+                    chain_near(e, &flood, &nb, c, &near[c as usize], &mut moves);
                 let g2 = g as usize + moves.len();
                 if set::is_empty(&nb2) {
                     if g2 >= limit {
@@ -407,7 +417,9 @@ pub fn beam<const N: usize>(
                     continue;
                 }
                 let cap = (limit - g2) as u32;
-                let h = bounds::puchert_settled(e, &f2, &nb2, outside, cap);
+                let len = moves.len();
+                let near_nb2 = || union_of_child(e, &nb, &nb2, touching, &near, c, len);
+                let h = bounds::puchert_settled_near(e, &f2, &nb2, outside, cap, near_nb2);
                 if h >= cap {
                     continue;
                 }
@@ -885,7 +897,7 @@ pub fn astar<const N: usize>(
         drop(open);
         // The freed index and open list can stay in the allocator's heap; handing those
         // pages back lets the deepening's table take their place within the budget.
-        crate::memory::give_back_freed();
+        crate::machine::give_back_freed();
         let used = nodes.capacity() * std::mem::size_of::<Node<N>>()
             + frontier.capacity() * std::mem::size_of::<Frontier>();
         let d = frontier::deepen(

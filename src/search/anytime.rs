@@ -201,7 +201,7 @@ impl<'a, M: Clone> Control<'a, M> {
     /// back what they freed before the search goes on in their place.
     pub fn fill(&self) {
         self.filled.store(true, Ordering::Relaxed);
-        crate::memory::give_back_freed();
+        crate::machine::give_back_freed();
     }
 
     /// Did the beams reach the memory budget (a wider one would not fit), so that NRPA

@@ -71,7 +71,7 @@ impl Default for SearchOptions {
         SearchOptions {
             time_limit: None,
             memory: 1 << 30,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: crate::machine::cores(),
             stop: Arc::new(AtomicBool::new(false)),
             start: Instant::now(),
             upper: Arc::new(AtomicU32::new(u32::MAX)),

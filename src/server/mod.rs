@@ -74,7 +74,7 @@ impl Default for Config {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8017,
             max_time: 60.0,
-            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            jobs: crate::machine::cores(),
         }
     }
 }
