@@ -72,13 +72,21 @@ pub(super) struct Node<const N: usize> {
 const NONE: u32 = u32::MAX;
 /// Solutions at least this long are not searched (depths are stored in 8 bits).
 const MAX_DEPTH: usize = 250;
-/// The width of the beam search that finds the first solution the A* has to beat. Most
-/// boards are proven after a few thousand expansions, where this beam is a good part of
-/// the work, so it is narrow. It can miss the optimum by a move on large boards, and an A*
-/// capped by a solution one move too long keeps a whole extra `f` layer (on the hardest
-/// boards, more than its memory budget): there the wider beams that follow, early in a
-/// long search, find the shorter solution.
-const BEAM_WIDTH: usize = 12;
+/// The width of the beam search that finds the first solution the A* has to beat: one
+/// per [`BEAM_REGIONS`] regions of the board, within `BEAM_WIDTHS`. A larger board needs a
+/// wider beam for a solution as close to the optimum, and its A* costs far more than its
+/// beam; on a small board the A* is often done after a few thousand expansions, where the
+/// beam is a good part of the work. A beam can miss the optimum by a move, and an A* capped
+/// by a solution one move too long keeps a whole extra `f` layer (on the hardest boards,
+/// more than its memory budget): there the wider beams that follow, early in a long
+/// search, find the shorter solution.
+fn first_beam_width(regions: usize) -> usize {
+    (regions / BEAM_REGIONS).clamp(*BEAM_WIDTHS.start(), *BEAM_WIDTHS.end())
+}
+/// See [`first_beam_width`].
+const BEAM_REGIONS: usize = 10;
+/// See [`first_beam_width`].
+const BEAM_WIDTHS: std::ops::RangeInclusive<usize> = 12..=40;
 /// Each further beam is this many times wider than the one before.
 const BEAM_GROWTH: usize = 4;
 /// A beam of width `w` runs once the A* has expanded `w · BEAM_EVERY` nodes.
@@ -669,7 +677,8 @@ pub fn astar<const N: usize>(
     }
     let mut best = greedy(e, start);
     on_progress(solution(best.len()));
-    if let Some(b) = beam(e, start, BEAM_WIDTH, best.len()) {
+    let first_width = first_beam_width(e.regions());
+    if let Some(b) = beam(e, start, first_width, best.len()) {
         best = b;
         on_progress(solution(best.len()));
     }
@@ -719,7 +728,7 @@ pub fn astar<const N: usize>(
     open.push(h0 as usize, 0, 0);
     let mut f = h0 as usize;
     let mut expanded = 0u64;
-    let mut width = BEAM_WIDTH * BEAM_GROWTH;
+    let mut width = first_width * BEAM_GROWTH;
     let mut next_beam = (width * BEAM_EVERY) as u64;
     let mut moves = Vec::new();
     let mut pushes: Vec<(usize, usize, u32, u32)> = Vec::new();
