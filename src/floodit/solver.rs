@@ -1151,4 +1151,40 @@ mod tests {
         let out = astar(&e, &p, &SearchOptions::default(), &mut |_| {});
         assert_eq!(out.moves.len(), bfs(&e, &p));
     }
+
+    /// The per-colour unions of [`unions_by_colour`] are the plain unions of each colour's
+    /// neighbours of the flood, on four-word engines whose regions fill more than one word,
+    /// along greedy games from random start cells; every other entry is emptied.
+    #[test]
+    fn the_unions_by_colour_are_the_plain_unions() {
+        let (mut floods, mut entries, mut multi_word) = (0, 0, 0);
+        for seed in 0..60u64 {
+            let g = crate::generate::generate(14, 14, 4 + (seed % 5) as usize, seed);
+            let start = (seed as usize % 14, (seed as usize * 5) % 14);
+            let (e, p) = Engine::<4>::new(&g, start).unwrap();
+            let mut pos = p;
+            let mut near = vec![[u64::MAX; 4]; e.colours()];
+            for c in greedy(&e, &p) {
+                let nb = e.neighbours(&pos.flood);
+                let touching = unions_by_colour(&e, &nb, &mut near);
+                floods += 1;
+                multi_word += (nb.iter().filter(|&&w| w != 0).count() > 1) as u32;
+                for (d, near_d) in near.iter().enumerate() {
+                    let of_d = set::and(&nb, e.of_colour(d));
+                    assert_eq!(touching >> d & 1 == 1, !set::is_empty(&of_d), "seed {seed}");
+                    assert_eq!(*near_d, e.union_adjacent(&of_d), "seed {seed} colour {d}");
+                    entries += 1;
+                }
+                pos = e.play(&pos, c).expect("the greedy line is legal");
+            }
+        }
+        assert!(
+            floods > 1000 && entries > 5000,
+            "{floods} floods, {entries} entries"
+        );
+        assert!(
+            multi_word > 500,
+            "only {multi_word} floods with neighbours in two words"
+        );
+    }
 }
