@@ -127,22 +127,11 @@ pub fn puchert_capped<const N: usize>(e: &Engine<N>, g: &Set<N>, nb: &Set<N>, ca
 /// [`puchert_capped`] for a flood `g` from which no colour can be eliminated (every colour
 /// with a region outside `g` has one outside `g ∪ nb`), given the colours outside `g`
 /// (`outside`): what the search knows of every child it bounds. The first step is then
-/// known not to eliminate, and the colours need not be counted again.
-pub fn puchert_settled<const N: usize>(
-    e: &Engine<N>,
-    g: &Set<N>,
-    nb: &Set<N>,
-    outside: u32,
-    cap: u32,
-) -> u32 {
-    puchert_settled_near(e, g, nb, outside, cap, || e.union_adjacent(nb))
-}
-
-/// [`puchert_settled`] given a way to get `e.union_adjacent(nb)`, called only when the
-/// colours alone do not settle the bound: the search can often build it from unions it
-/// has at hand.
+/// known not to eliminate, and the colours need not be counted again. `near` gives
+/// `e.union_adjacent(nb)`, called only when the colours alone do not settle the bound: the
+/// search can often build it from unions it has at hand.
 #[inline]
-pub fn puchert_settled_near<const N: usize>(
+pub fn puchert_settled<const N: usize>(
     e: &Engine<N>,
     g: &Set<N>,
     nb: &Set<N>,
@@ -314,7 +303,8 @@ mod tests {
                     prop_assert!(v <= pu, "capped bound {v} above the bound {pu}");
                     prop_assert!(if pu < cap { v == pu } else { v >= cap }, "cap {cap}: {v} vs {pu}");
                     if settled {
-                        prop_assert_eq!(puchert_settled(&e, f, &nb, outside, cap), v, "cap {}", cap);
+                        let near = || e.union_adjacent(&nb);
+                        prop_assert_eq!(puchert_settled(&e, f, &nb, outside, cap, near), v, "cap {}", cap);
                     }
                 }
             }

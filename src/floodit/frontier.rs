@@ -203,7 +203,7 @@ impl<const N: usize> Search<'_, N> {
             }
             let cap = (self.bound + 1 - g2) as u32;
             let near_nb2 = || union_of_child(e, nb, &nb2, touching, &near, c, len);
-            let h2 = (bounds::puchert_settled_near(e, &f2, &nb2, outside, cap, near_nb2) as usize)
+            let h2 = (bounds::puchert_settled(e, &f2, &nb2, outside, cap, near_nb2) as usize)
                 .max(h.saturating_sub(len))
                 .max(self.table.get(&f2));
             if g2 + h2 > self.bound {

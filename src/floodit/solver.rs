@@ -427,7 +427,7 @@ pub fn beam<const N: usize>(
                 let cap = (limit - g2) as u32;
                 let len = moves.len();
                 let near_nb2 = || union_of_child(e, &nb, &nb2, touching, &near, c, len);
-                let h = bounds::puchert_settled_near(e, &f2, &nb2, outside, cap, near_nb2);
+                let h = bounds::puchert_settled(e, &f2, &nb2, outside, cap, near_nb2);
                 if h >= cap {
                     continue;
                 }
@@ -866,7 +866,7 @@ pub fn astar<const N: usize>(
                     let cap = (best.len() - g2) as u32;
                     let near_nb2 =
                         || union_of_child(e, &nb, &nb2, touching, &near, c, len as usize);
-                    let h2 = bounds::puchert_settled_near(e, &flood, &nb2, outside, cap, near_nb2)
+                    let h2 = bounds::puchert_settled(e, &flood, &nb2, outside, cap, near_nb2)
                         .max((node.h as u32).saturating_sub(len as u32))
                         as usize;
                     if g2 + h2 >= best.len() {
