@@ -145,6 +145,38 @@ impl Zeroed {
         Zeroed::words(len.div_ceil(8))
     }
 
+    /// Makes every page of words `range` resident by writing to it, in order, asking `stop`
+    /// before each 2 MiB (a huge page); says whether it got to the end. A table about to
+    /// write all over a part of its block (a growth moving its entries there) touches its
+    /// pages here first: each first write to a page costs the time to zero it, a 2 MiB
+    /// huge page a good part of a millisecond and more while the kernel compacts memory to
+    /// find one, and writes scattered over the part would pay that for many pages between
+    /// two questions whether to stop. Here at most one huge page (or 512 ordinary ones)
+    /// lies between two questions.
+    ///
+    /// Each page is touched by writing its first word back as it is, a volatile read and
+    /// write that the compiler may neither drop nor merge (an atomic that adds 0, say, is
+    /// compiled to a read, and a read of a page never written maps the shared zero page
+    /// and leaves the write fault for later). The block being borrowed mutably, no other
+    /// thread writes the word in between.
+    pub fn fault_in(&mut self, range: std::ops::Range<usize>, stop: &dyn Fn() -> bool) -> bool {
+        const PAGE_WORDS: usize = 4096 / 8;
+        const HUGE_WORDS: usize = HUGE / 8;
+        let words = &self.as_words()[range];
+        for chunk in words.chunks(HUGE_WORDS) {
+            if stop() {
+                return false;
+            }
+            for w in chunk.iter().step_by(PAGE_WORDS) {
+                let p = w.as_ptr();
+                // SAFETY: `p` is a valid, aligned word of the block, which `&mut self`
+                // keeps from every other thread while it is read and written back.
+                unsafe { p.write_volatile(p.read_volatile()) };
+            }
+        }
+        true
+    }
+
     /// The first word.
     #[inline(always)]
     fn ptr(&self) -> *const AtomicU64 {
@@ -227,6 +259,49 @@ mod tests {
         let small = Zeroed::bytes(100);
         assert_eq!(small.as_words().len(), 13);
         assert_eq!(small.as_words().as_ptr() as usize % 8, 0);
+    }
+
+    /// Faulting a range in keeps every word's value, asks to stop once per huge page of
+    /// the range, and ends at the first yes; its pages are then resident.
+    #[test]
+    fn faulting_in_keeps_the_words_and_asks_to_stop_every_huge_page() {
+        let huge_words = HUGE / 8;
+        let mut checked = 0;
+        for mut z in [
+            Zeroed::words(3 * huge_words + 5),
+            Zeroed::sparse_words(3 * huge_words + 5),
+        ] {
+            let len = z.as_words().len();
+            for i in (0..len).step_by(1000) {
+                z.as_words()[i].store(i as u64 + 1, Relaxed);
+            }
+            let asked = std::cell::Cell::new(0);
+            let stop_at = |n: usize| {
+                let asked = &asked;
+                move || {
+                    asked.set(asked.get() + 1);
+                    asked.get() >= n
+                }
+            };
+            // a range of two huge pages and a bit, off a page boundary: three questions
+            assert!(z.fault_in(7..2 * huge_words + 100, &stop_at(usize::MAX)));
+            assert_eq!(asked.get(), 3);
+            asked.set(0);
+            assert!(!z.fault_in(0..len, &stop_at(2)), "stopped at the 2nd");
+            assert_eq!(asked.get(), 2);
+            asked.set(0);
+            assert!(
+                z.fault_in(5..5, &stop_at(1)),
+                "nothing to do, nothing asked"
+            );
+            assert_eq!(asked.get(), 0);
+            for (i, x) in z.as_words().iter().enumerate() {
+                let want = if i % 1000 == 0 { i as u64 + 1 } else { 0 };
+                assert_eq!(x.load(Relaxed), want, "word {i}");
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 2);
     }
 
     #[test]

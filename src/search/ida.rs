@@ -485,6 +485,10 @@ fn search<P: Puzzle, M: Memo<P::State>>(
             return done(known, lower, false, nodes);
         }
         memo.grow(&|| opts.should_stop());
+        // A growth cut short by the stop ends the search here, before an iteration begins.
+        if opts.should_stop() {
+            return done(known, lower, false, nodes);
+        }
         let (r, path) = iteration(p, start, opts, &*memo, lower, &mut nodes, None);
         match r {
             Err(Halt::Found) => {

@@ -54,7 +54,7 @@ const WAYS: usize = 4;
 const ENTRY_BYTES: usize = 16;
 
 /// Buckets [`Table`]'s growth moves between two questions whether to stop: at most 64
-/// entries, each of which may be the first write to a page.
+/// entries (their pages are written before the move, [`Zeroed::fault_in`]).
 const GROW_CHECK: usize = 16;
 
 /// A lock-free table of `key → (lower bound, work)`.
@@ -247,11 +247,12 @@ impl<S> Memo<S> for Table {
     ///
     /// Moving the entries writes all over the new part, and each page of it costs the
     /// time to zero it when first written: a tenth of a second or more for a table of a
-    /// few hundred MiB, on one thread. So `stop` is asked every `GROW_CHECK` buckets,
-    /// and once it says so the entries not yet moved are dropped instead (a lost entry
-    /// only costs its search again), which reads only the old part: a search stopped by
-    /// its time limit does not wait for the move. Every entry left is then in its bucket,
-    /// as the next growth assumes.
+    /// few hundred MiB, on one thread. So the new part's pages are written first, in
+    /// order ([`Zeroed::fault_in`], asking `stop` every huge page), and then `stop` is
+    /// asked every `GROW_CHECK` buckets of the move; once it says so the entries not yet
+    /// moved are dropped instead (a lost entry only costs its search again), which reads
+    /// only the old part: a search stopped by its time limit does not wait for the move.
+    /// Every entry left is then in its bucket, as the next growth assumes.
     fn grow(&mut self, stop: &dyn Fn() -> bool) {
         let load = self.load();
         if self.capacity() >= self.limit || load <= 1.0 / 16.0 {
@@ -260,8 +261,14 @@ impl<S> Memo<S> for Table {
         let wanted = ((load * 16.0 * self.capacity() as f64) as usize).next_power_of_two();
         let old_buckets = self.buckets_mask + 1;
         self.buckets_mask = wanted.min(self.limit) / WAYS - 1;
+        let new_buckets = self.buckets_mask + 1;
+        // The moved entries land all over the new part (a sixteenth of it filled, spread
+        // by the hash), so nearly every page of it is written: written first, in order,
+        // it costs no more, and the question whether to stop comes every huge page.
+        let mut stopped = !self
+            .slots
+            .fault_in(old_buckets * WAYS * 2..new_buckets * WAYS * 2, stop);
         let words = self.slots.as_words();
-        let mut stopped = false;
         for b in 0..old_buckets {
             if b % GROW_CHECK == 0 && !stopped {
                 stopped = stop();
@@ -510,13 +517,16 @@ mod tests {
             (right, wrong)
         };
         let (before, _) = counts(&t);
-        // told to stop at the 17th question: a sixty-fourth of the old buckets moved
+        // Told to stop at the 65th question. The new part's pages take the first eight (15
+        // MiB of them, one question per 2 MiB), so 56 are the move's: 56 · GROW_CHECK of the
+        // old buckets moved, about an eighteenth.
         let asked = std::cell::Cell::new(0);
         let stop = || {
             asked.set(asked.get() + 1);
             asked.get() > START_ENTRIES / WAYS / GROW_CHECK / 16
         };
         Memo::<()>::grow(&mut t, &stop);
+        assert_eq!(asked.get(), 65, "no question after the stop");
         assert_eq!(t.capacity(), 16 * START_ENTRIES, "grown all the same");
         let (cut, wrong) = counts(&t);
         assert_eq!(wrong, 0, "no entry read wrong");
