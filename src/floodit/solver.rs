@@ -932,6 +932,9 @@ pub fn astar<const N: usize>(
             memory_filled,
         };
     }
+    // The node arena and its index are most of the memory; the answer is ready.
+    let bytes = nodes.capacity() * std::mem::size_of::<Node<N>>() + index.bytes();
+    crate::machine::drop_aside((nodes, index), bytes);
     Outcome {
         moves: best,
         proven,
