@@ -159,20 +159,28 @@ impl Zeroed {
     /// compiled to a read, and a read of a page never written maps the shared zero page
     /// and leaves the write fault for later). The block being borrowed mutably, no other
     /// thread writes the word in between.
+    ///
+    /// Pages are counted from the block's start, which lies on a huge-page boundary
+    /// wherever its pages may be huge, so a question comes before the range's first page
+    /// and before each page that begins a huge page: a range that starts inside one is not
+    /// cut into chunks that straddle two.
     pub fn fault_in(&mut self, range: std::ops::Range<usize>, stop: &dyn Fn() -> bool) -> bool {
         const PAGE_WORDS: usize = 4096 / 8;
         const HUGE_WORDS: usize = HUGE / 8;
-        let words = &self.as_words()[range];
-        for chunk in words.chunks(HUGE_WORDS) {
-            if stop() {
+        let words = self.as_words();
+        if range.is_empty() {
+            return true;
+        }
+        let (first, last) = (range.start / PAGE_WORDS, (range.end - 1) / PAGE_WORDS);
+        for page in first..=last {
+            if (page == first || (page * PAGE_WORDS).is_multiple_of(HUGE_WORDS)) && stop() {
                 return false;
             }
-            for w in chunk.iter().step_by(PAGE_WORDS) {
-                let p = w.as_ptr();
-                // SAFETY: `p` is a valid, aligned word of the block, which `&mut self`
-                // keeps from every other thread while it is read and written back.
-                unsafe { p.write_volatile(p.read_volatile()) };
-            }
+            // the page's first word within the range
+            let p = words[(page * PAGE_WORDS).max(range.start)].as_ptr();
+            // SAFETY: `p` is a valid, aligned word of the block, which `&mut self` keeps
+            // from every other thread while it is read and written back.
+            unsafe { p.write_volatile(p.read_volatile()) };
         }
         true
     }
@@ -285,6 +293,11 @@ mod tests {
             };
             // a range of two huge pages and a bit, off a page boundary: three questions
             assert!(z.fault_in(7..2 * huge_words + 100, &stop_at(usize::MAX)));
+            assert_eq!(asked.get(), 3);
+            asked.set(0);
+            // from the middle of the first huge page into the third: one question for each
+            // huge page it touches, three, where chunks of 2 MiB from its start make two
+            assert!(z.fault_in(huge_words / 2..2 * huge_words + 10, &stop_at(usize::MAX)));
             assert_eq!(asked.get(), 3);
             asked.set(0);
             assert!(!z.fault_in(0..len, &stop_at(2)), "stopped at the 2nd");

@@ -517,8 +517,8 @@ mod tests {
             (right, wrong)
         };
         let (before, _) = counts(&t);
-        // Told to stop at the 65th question. The new part's pages take the first eight (15
-        // MiB of them, one question per 2 MiB), so 56 are the move's: 56 · GROW_CHECK of the
+        // Told to stop at the 65th question. The new part's pages take the first eight (1 to
+        // 16 MiB: one question for each huge page they touch), so 56 are the move's: 56 · GROW_CHECK of the
         // old buckets moved, about an eighteenth.
         let asked = std::cell::Cell::new(0);
         let stop = || {
