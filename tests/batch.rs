@@ -195,7 +195,7 @@ fn json_lines_are_the_rows_of_json_and_go_out_as_boards_end() {
 fn bench_uses_every_core_unless_told_and_json_lines_on_stdout_exclude_json() {
     let d = dir("jobs");
     let set = figure_set(&d, 3);
-    let cores = std::thread::available_parallelism().unwrap().get();
+    let cores = tumble::machine::cores();
     let jobs = |args: &[&str]| {
         let mut all = vec!["bench", &set, "--json"];
         all.extend_from_slice(args);
