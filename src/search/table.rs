@@ -517,9 +517,9 @@ mod tests {
             (right, wrong)
         };
         let (before, _) = counts(&t);
-        // Told to stop at the 65th question. The new part's pages take the first eight (1 to
-        // 16 MiB: one question for each huge page they touch), so 56 are the move's: 56 · GROW_CHECK of the
-        // old buckets moved, about an eighteenth.
+        // Told to stop at the 65th question. The new part's pages take the first eight (its
+        // bytes from 1 MiB to 16 MiB touch eight huge pages, one question each), so 56 are
+        // the move's: 56 · GROW_CHECK of the old buckets moved, about an eighteenth.
         let asked = std::cell::Cell::new(0);
         let stop = || {
             asked.set(asked.get() + 1);
