@@ -28,6 +28,8 @@ pub enum InputError {
     File { path: String, err: std::io::Error },
     #[error("cannot read board file {0}: no such file")]
     NoSuchFile(String),
+    #[error("cannot read board file {0}: it is a picture (`tumble solve --image` reads one)")]
+    PictureAsBoard(String),
     #[error("a {width}×{height} board is not the usual size of any game: say which with --game")]
     UnknownSize { width: usize, height: usize },
     #[error("--start is for Flood-It only")]
@@ -166,15 +168,39 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
     }
     let path = Path::new(arg);
     if path.is_file() {
-        return std::fs::read_to_string(path).map_err(|err| InputError::File {
+        let bytes = std::fs::read(path).map_err(|err| InputError::File {
             path: arg.to_string(),
             err,
+        })?;
+        if image::guess_format(&bytes).is_ok() {
+            return Err(InputError::PictureAsBoard(arg.to_string()));
+        }
+        return String::from_utf8(bytes).map_err(|e| InputError::File {
+            path: arg.to_string(),
+            err: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
         });
     }
-    if arg.contains('/') || arg.contains('\\') || path.is_dir() {
+    if arg.contains('/') || arg.contains('\\') || path.is_dir() || names_a_file(arg) {
         return Err(InputError::NoSuchFile(arg.to_string()));
     }
     Ok(arg.to_string())
+}
+
+/// Does a one-line argument read as a file name rather than a board: a name, a dot and an
+/// extension of one to five lower-case letters and digits, at least one a letter
+/// (`set.txt`, `day.png`)? A board of one row could look like that, but no game has
+/// boards one row high, and a mistyped file name is far likelier.
+fn names_a_file(arg: &str) -> bool {
+    let Some((stem, ext)) = arg.rsplit_once('.') else {
+        return false;
+    };
+    !stem.is_empty()
+        && !arg.contains(',')
+        && (1..=5).contains(&ext.len())
+        && ext
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && ext.bytes().any(|b| b.is_ascii_lowercase())
 }
 
 /// Reads the board in a screenshot (a file, or `-` for stdin) as [`crate::picture::read`]

@@ -361,6 +361,18 @@ fn bench_compares_with_the_expected_optima() {
     std::fs::remove_file(good).ok();
     std::fs::remove_file(bad).ok();
     assert_error(&["bench", "no/such/file.txt"], None, &["no/such/file.txt"]);
+    // a file name without a folder is not taken for a board of one row
+    let mut named = 0;
+    for args in [
+        &["bench", "no-such-set.txt"][..],
+        &["solve", "no-such-board.txt"],
+        &["check", "day.png", "1,1"],
+    ] {
+        let name = args[1];
+        assert_error(args, None, &[name, "no such file"]);
+        named += 1;
+    }
+    assert_eq!(named, 3);
 }
 
 #[test]

@@ -96,6 +96,14 @@ fn solve_reads_a_screenshot_and_draws_its_answer() {
         png.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
+    // the screenshot given as a board file: one line that points to --image
+    let (code, _, err) = tumble(&["solve", png.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("is a picture") && err.contains("--image"),
+        "{err}"
+    );
     let (code, out, err) = tumble(&[
         "solve",
         "--image",
