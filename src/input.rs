@@ -172,12 +172,17 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
             path: arg.to_string(),
             err,
         })?;
-        if image::guess_format(&bytes).is_ok() {
-            return Err(InputError::PictureAsBoard(arg.to_string()));
-        }
-        return String::from_utf8(bytes).map_err(|e| InputError::File {
-            path: arg.to_string(),
-            err: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
+        // (only a file that is not text is looked at as a picture: a board whose first
+        // letters happen to be some format's signature stays a board)
+        return String::from_utf8(bytes).map_err(|e| {
+            use image::ImageFormat::{Jpeg, Png, WebP};
+            if matches!(image::guess_format(e.as_bytes()), Ok(Png | Jpeg | WebP)) {
+                return InputError::PictureAsBoard(arg.to_string());
+            }
+            InputError::File {
+                path: arg.to_string(),
+                err: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
+            }
         });
     }
     if arg.contains('/') || arg.contains('\\') || path.is_dir() || names_a_file(arg) {
@@ -186,8 +191,8 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
     Ok(arg.to_string())
 }
 
-/// Does a one-line argument read as a file name rather than a board: a name, a dot and an
-/// extension of one to five lower-case letters and digits, at least one a letter
+/// Does an argument of one line read as a file name rather than a board: a name, a dot and
+/// an extension of one to five lower-case letters and digits, at least one a letter
 /// (`set.txt`, `day.png`)? A board of one row could look like that, but no game has
 /// boards one row high, and a mistyped file name is far likelier.
 fn names_a_file(arg: &str) -> bool {
@@ -195,7 +200,7 @@ fn names_a_file(arg: &str) -> bool {
         return false;
     };
     !stem.is_empty()
-        && !arg.contains(',')
+        && !arg.contains([',', '\n'])
         && (1..=5).contains(&ext.len())
         && ext
             .bytes()

@@ -373,6 +373,16 @@ fn bench_compares_with_the_expected_optima() {
         named += 1;
     }
     assert_eq!(named, 3);
+    // a board file whose first letters are a picture format's signature (BMP's "BM") is
+    // still a board
+    let bm = temp_file("bm-board.txt", "BMBM\nMBMB\nBBMM\n");
+    let (code, out, err) = run(
+        &["solve", "--game", "clickomania", bm.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("BMBM"), "{out}");
+    std::fs::remove_file(bm).ok();
 }
 
 #[test]
