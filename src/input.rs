@@ -175,8 +175,7 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
         // (only a file that is not text is looked at as a picture: a board whose first
         // letters happen to be some format's signature stays a board)
         return String::from_utf8(bytes).map_err(|e| {
-            use image::ImageFormat::{Jpeg, Png, WebP};
-            if matches!(image::guess_format(e.as_bytes()), Ok(Png | Jpeg | WebP)) {
+            if crate::picture::is_picture(e.as_bytes()) {
                 return InputError::PictureAsBoard(arg.to_string());
             }
             InputError::File {

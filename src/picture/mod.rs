@@ -63,7 +63,9 @@ use thiserror::Error;
 use crate::rules::Game;
 
 pub use colour::{hex, lab, parse_hex, Lab, Rgb};
-pub use read::{decode, overlay, read, read_image, ReadOptions, Reading, MAX_PIXELS, MAX_SIDE};
+pub use read::{
+    decode, is_picture, overlay, read, read_image, ReadOptions, Reading, MAX_PIXELS, MAX_SIDE,
+};
 pub use render::{
     flood_group, render, render_steps, render_steps_svg, render_svg, save_board, save_steps,
     solution_panels, Pick, Style,

@@ -131,6 +131,12 @@ fn decode_error(e: impl std::fmt::Display) -> PictureError {
     PictureError::Decode(lines.join("; "))
 }
 
+/// Do `bytes` start the way a picture [`decode`] reads does (PNG, JPEG or WebP)?
+pub fn is_picture(bytes: &[u8]) -> bool {
+    use image::ImageFormat::{Jpeg, Png, WebP};
+    matches!(image::guess_format(bytes), Ok(Png | Jpeg | WebP))
+}
+
 /// Decodes PNG, JPEG or WebP bytes to RGB pixels. The header's dimensions are checked
 /// against [`MAX_SIDE`] and [`MAX_PIXELS`] before any pixel is decoded, so a forged header
 /// cannot make us allocate gigabytes.
