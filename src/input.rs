@@ -6,7 +6,6 @@
 use std::io::Read;
 use std::num::ParseIntError;
 use std::path::Path;
-use std::time::Duration;
 
 use thiserror::Error;
 
@@ -61,6 +60,12 @@ pub enum InputError {
     TooMuchMemory { asked: usize, machine: usize },
     #[error("--threads must be at least 1")]
     NoThreads,
+    #[error(
+        "--threads {asked} is more than this machine can use: it has {cores} cores, and a \
+         search runs at most {THREADS_PER_CORE} threads per core ({most} in all)",
+        most = THREADS_PER_CORE * cores
+    )]
+    TooManyThreads { asked: usize, cores: usize },
     #[error("--jobs must be at least 1")]
     NoJobs,
     #[error("move {n} {text:?} is not (x,y)")]
@@ -95,6 +100,13 @@ pub enum InputError {
         err: crate::picture::PictureError,
     },
 }
+
+/// The most search threads a user may ask for per core of the machine. Threads beyond the
+/// cores only take turns on them, and past a few per core the turns cost more than they
+/// give: the anytime search's thread pool spends its time handing work between idle
+/// threads, and a board solved in a tenth of a second with a thread per core takes seconds
+/// with hundreds per core.
+pub const THREADS_PER_CORE: usize = 8;
 
 /// The game and the rule knobs a user chose (each `None` keeps the game's own).
 #[derive(Clone, Debug, Default)]
@@ -131,7 +143,7 @@ impl SearchChoices {
             if !(t.is_finite() && t >= 0.0) {
                 return Err(InputError::BadTimeLimit(t));
             }
-            setup.search.time_limit = Some(Duration::from_secs_f64(t));
+            setup.search.time_limit = Some(crate::search::time_limit(t));
         }
         if self.memory_mib == 0 {
             return Err(InputError::NoMemory);
@@ -147,6 +159,10 @@ impl SearchChoices {
         if let Some(n) = self.threads {
             if n == 0 {
                 return Err(InputError::NoThreads);
+            }
+            let cores = crate::machine::cores();
+            if n > THREADS_PER_CORE * cores {
+                return Err(InputError::TooManyThreads { asked: n, cores });
             }
             setup.search.threads = n;
         }
@@ -442,6 +458,7 @@ pub fn dated_entries(range: &str, rules: &mut RuleChoices) -> Result<Vec<Entry>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn a_game_line_names_the_game_and_the_board() {

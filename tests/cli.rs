@@ -218,6 +218,27 @@ fn time_limit_zero_gives_an_unproven_solution() {
     assert!(end.is_empty(), "the best found clears the board");
 }
 
+/// A time limit longer than any clock can reach (a `Duration` holds about 1.8e19 seconds,
+/// an instant less ahead) is no limit: the board is proven, as without one; without the
+/// proof, the anytime search finds the optimum and ends on its own.
+#[test]
+fn a_time_limit_past_every_clock_is_no_limit() {
+    let mut checked = 0;
+    for args in [
+        &["--time-limit", "1e19"][..],
+        &["--time-limit", "1e30"],
+        &["--time-limit", "1e300"],
+        &["--time-limit", "1e30", "--no-proof"],
+    ] {
+        let v = solve_json(args, None);
+        assert_eq!(v["length"], 11, "the dust board's optimum, with {args:?}");
+        let proof = !args.contains(&"--no-proof");
+        assert_eq!(v["optimal"], proof, "proven with {args:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}
+
 #[test]
 fn check_accepts_a_legal_solution() {
     let board = "AAB,ABB,BAA";
@@ -469,6 +490,23 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
         None,
         &["--threads"],
     );
+    // more threads than any machine runs well (eight per core at most); `bench` says so
+    // before anything else, its table's header included
+    assert_error(
+        &["solve", "--game", "former", "--threads", "100000", "AB"],
+        None,
+        &[
+            "--threads 100000 is more than this machine can use",
+            "per core",
+        ],
+    );
+    for option in [["--threads", "100000"], ["--time-limit", "-3"]] {
+        let mut args = vec!["bench", "--dates", "2025-01-01..=2025-01-02"];
+        args.extend_from_slice(&option);
+        assert_error(&args, None, &[option[0]]);
+        let (_, out, _) = run(&args, None);
+        assert_eq!(out, "", "tumble {args:?} prints nothing on stdout");
+    }
     assert_error(
         &["solve", "--game", "former", "--memory", "0", "AB"],
         None,

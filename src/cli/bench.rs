@@ -19,6 +19,8 @@ use tumble::bench::jsonl::{open_append, read_file, resume, write_row, Resumed};
 use tumble::bench::{default_threads, memory_per_board, solve_set, Row, Shard, Totals};
 use tumble::input::{dated_entries, read_board_text, InputError, RuleChoices, SearchChoices};
 use tumble::report::Stopped;
+use tumble::rules::Game;
+use tumble::solve::Setup;
 
 /// The table's header.
 pub fn header() -> String {
@@ -144,6 +146,14 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
         Some(s) => s.positions(entries.len()),
         None => (0..entries.len()).collect(),
     };
+    let cores = tumble::machine::cores();
+    let jobs = args.jobs.unwrap_or(cores);
+    let mut search: SearchChoices = args.search.into();
+    search.threads = search.threads.or(Some(default_threads(cores, jobs)));
+    // `--memory` is the whole run's: the boards solved at the same time share it
+    search.memory_mib = memory_per_board(search.memory_mib, jobs);
+    // (checked here, once, rather than on the first board, after the table's header)
+    search.apply(&mut Setup::new(Game::Former))?;
     // where the JSON lines go: --jsonl, else the file resumed
     let jsonl = args.jsonl.clone().or_else(|| args.resume.clone());
     let lines_on_stdout = jsonl.as_deref() == Some("-");
@@ -198,12 +208,6 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
             say(lines_on_stdout, &format!("{}  recorded", line(r)));
         }
     }
-    let cores = tumble::machine::cores();
-    let jobs = args.jobs.unwrap_or(cores);
-    let mut search: SearchChoices = args.search.into();
-    search.threads = search.threads.or(Some(default_threads(cores, jobs)));
-    // `--memory` is the whole run's: the boards solved at the same time share it
-    search.memory_mib = memory_per_board(search.memory_mib, jobs);
     let wall = Instant::now();
     let stop = super::stop::install();
     let write_error = Mutex::new(None);

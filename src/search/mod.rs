@@ -63,6 +63,13 @@ pub struct SearchOptions {
     pub expanded: Arc<AtomicU64>,
 }
 
+/// A time limit of `seconds` (finite and at least 0, as the front ends check): one longer
+/// than a [`Duration`] can hold is the longest there is, which never runs out
+/// ([`SearchOptions::deadline`]).
+pub fn time_limit(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
+}
+
 /// [`SearchOptions::expanded`] grows by this many positions at a time.
 pub const EXPANDED_STEP: u64 = 64;
 
@@ -82,9 +89,10 @@ impl Default for SearchOptions {
 }
 
 impl SearchOptions {
-    /// The instant the time limit runs out, if any.
+    /// The instant the time limit runs out, if any: none for a limit so long that no
+    /// instant is that far ahead (it never runs out).
     pub fn deadline(&self) -> Option<Instant> {
-        self.time_limit.map(|t| self.start + t)
+        self.time_limit.and_then(|t| self.start.checked_add(t))
     }
     /// Has the time run out or has someone asked to stop?
     pub fn should_stop(&self) -> bool {

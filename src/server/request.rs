@@ -7,8 +7,6 @@
 //! message. A board is also checked against the engines' size limits before it is
 //! accepted, so that a solve never fails after its stream has begun.
 
-use std::time::Duration;
-
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -192,7 +190,7 @@ impl SolveRequest {
     pub fn setup(&self, max_time: f64, memory: usize) -> Setup {
         let mut setup = self.prepared.setup.clone();
         let seconds = self.time_limit.map_or(max_time, |t| t.min(max_time));
-        setup.search.time_limit = Some(Duration::from_secs_f64(seconds.max(0.0)));
+        setup.search.time_limit = Some(crate::search::time_limit(seconds.max(0.0)));
         setup.search.threads = 1;
         setup.search.memory = memory;
         setup.no_proof = self.no_proof;
@@ -384,6 +382,7 @@ pub fn former_board(date: &str) -> Result<(String, Grid), ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn a_solve_body_gives_the_board_and_the_search_choices() {
@@ -399,6 +398,13 @@ mod tests {
         assert_eq!((s.search.threads, s.search.memory), (1, 1 << 20));
         let s = r.setup(60.0, 1 << 20);
         assert_eq!(s.search.time_limit, Some(Duration::from_secs(5)));
+        // a limit longer than a `Duration` holds is the longest there is, and a server
+        // that caps nothing passes it on: no deadline, where converting it would panic
+        let r =
+            SolveRequest::parse(br#"{"game":"dust","board":"GB,BG","time_limit":1e300}"#).unwrap();
+        let s = r.setup(f64::MAX, 1 << 20);
+        assert_eq!(s.search.time_limit, Some(Duration::MAX));
+        assert_eq!(s.search.deadline(), None);
     }
 
     #[test]
