@@ -174,8 +174,29 @@ fn bad_pictures_are_one_line_errors_with_exit_code_2() {
         .save(&blank)
         .unwrap();
     let (t, b) = (text.to_str().unwrap(), blank.to_str().unwrap());
-    let cases: [(&[&str], &str); 6] = [
+    // pictures of formats the reader does not decode are named as such (a GIF of one
+    // pixel, and a BMP's header)
+    let gif = temp("one-pixel.gif");
+    std::fs::write(
+        &gif,
+        b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00,\x00\x00\x00\x00\
+          \x01\x00\x01\x00\x00\x02\x02D\x01\x00;",
+    )
+    .unwrap();
+    let bmp = temp("header.bmp");
+    std::fs::write(
+        &bmp,
+        b"BM\x3a\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00",
+    )
+    .unwrap();
+    let (g, m) = (gif.to_str().unwrap(), bmp.to_str().unwrap());
+    let cases: [(&[&str], &str); 8] = [
         (&["read", t], "not a readable image"),
+        (&["read", g], "a GIF image: tumble reads PNG, JPEG or WebP"),
+        (
+            &["solve", "--image", m],
+            "a BMP image: tumble reads PNG, JPEG or WebP",
+        ),
         (&["read", "/no/such/picture.png"], "/no/such/picture.png"),
         (&["read", b, "--game", "former"], "7×9"),
         (&["solve", "--image", b], "grid"),
@@ -202,5 +223,5 @@ fn bad_pictures_are_one_line_errors_with_exit_code_2() {
         common::cli::assert_error(args, None, &[needle]);
         checked += 1;
     }
-    assert_eq!(checked, 6);
+    assert_eq!(checked, 8);
 }

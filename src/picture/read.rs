@@ -4,7 +4,7 @@
 
 use std::io::Cursor;
 
-use image::{ImageReader, Limits, RgbImage};
+use image::{ImageFormat, ImageReader, Limits, RgbImage};
 
 use super::colour::{hex, lab, Lab, Rgb};
 use super::font;
@@ -131,26 +131,37 @@ fn decode_error(e: impl std::fmt::Display) -> PictureError {
     PictureError::Decode(lines.join("; "))
 }
 
+/// The format of a picture [`decode`] reads (PNG, JPEG or WebP) that `bytes` start as, or
+/// why they are none: another format, named, or none known.
+fn readable_format(bytes: &[u8]) -> Result<ImageFormat, PictureError> {
+    use image::ImageFormat::{Jpeg, Png, WebP};
+    match image::guess_format(bytes) {
+        Ok(f @ (Png | Jpeg | WebP)) => Ok(f),
+        Ok(other) => {
+            let name = other
+                .extensions_str()
+                .first()
+                .map_or_else(|| format!("{other:?}"), |e| e.to_ascii_uppercase());
+            Err(PictureError::Decode(format!(
+                "a {name} image: tumble reads PNG, JPEG or WebP"
+            )))
+        }
+        Err(_) => Err(PictureError::Decode("not a PNG, JPEG or WebP image".into())),
+    }
+}
+
 /// Do `bytes` start the way a picture [`decode`] reads does (PNG, JPEG or WebP)?
 pub fn is_picture(bytes: &[u8]) -> bool {
-    use image::ImageFormat::{Jpeg, Png, WebP};
-    matches!(image::guess_format(bytes), Ok(Png | Jpeg | WebP))
+    readable_format(bytes).is_ok()
 }
 
 /// Decodes PNG, JPEG or WebP bytes to RGB pixels. The header's dimensions are checked
 /// against [`MAX_SIDE`] and [`MAX_PIXELS`] before any pixel is decoded, so a forged header
 /// cannot make us allocate gigabytes.
 pub fn decode(bytes: &[u8]) -> Result<RgbImage, PictureError> {
-    let reader = || -> Result<ImageReader<Cursor<&[u8]>>, PictureError> {
-        let r = ImageReader::new(Cursor::new(bytes))
-            .with_guessed_format()
-            .map_err(decode_error)?;
-        if r.format().is_none() {
-            return Err(PictureError::Decode("not a PNG, JPEG or WebP image".into()));
-        }
-        Ok(r)
-    };
-    let (width, height) = reader()?.into_dimensions().map_err(decode_error)?;
+    let format = readable_format(bytes)?;
+    let reader = || ImageReader::with_format(Cursor::new(bytes), format);
+    let (width, height) = reader().into_dimensions().map_err(decode_error)?;
     if width > MAX_SIDE || height > MAX_SIDE || width as u64 * height as u64 > MAX_PIXELS {
         return Err(PictureError::TooLarge {
             width,
@@ -162,7 +173,7 @@ pub fn decode(bytes: &[u8]) -> Result<RgbImage, PictureError> {
     if width == 0 || height == 0 {
         return Err(PictureError::Decode("the image has no pixels".into()));
     }
-    let mut r = reader()?;
+    let mut r = reader();
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
