@@ -146,14 +146,6 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
         Some(s) => s.positions(entries.len()),
         None => (0..entries.len()).collect(),
     };
-    let cores = tumble::machine::cores();
-    let jobs = args.jobs.unwrap_or(cores);
-    let mut search: SearchChoices = args.search.into();
-    search.threads = search.threads.or(Some(default_threads(cores, jobs)));
-    // `--memory` is the whole run's: the boards solved at the same time share it
-    search.memory_mib = memory_per_board(search.memory_mib, jobs);
-    // (checked here, once, rather than on the first board, after the table's header)
-    search.apply(&mut Setup::new(Game::Former))?;
     // where the JSON lines go: --jsonl, else the file resumed
     let jsonl = args.jsonl.clone().or_else(|| args.resume.clone());
     let lines_on_stdout = jsonl.as_deref() == Some("-");
@@ -178,6 +170,16 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
         recorded[r.index] = true;
     }
     let todo: Vec<usize> = part.iter().copied().filter(|&k| !recorded[k]).collect();
+    // no more boards at a time than there are to solve: the cores and the memory are
+    // shared out among those that run
+    let cores = tumble::machine::cores();
+    let jobs = args.jobs.unwrap_or(cores).min(todo.len()).max(1);
+    let mut search: SearchChoices = args.search.into();
+    search.threads = search.threads.or(Some(default_threads(cores, jobs)));
+    // `--memory` is the whole run's: the boards solved at the same time share it
+    search.memory_mib = memory_per_board(search.memory_mib, jobs);
+    // (checked here, once, rather than on the first board, after the table's header)
+    search.apply(&mut Setup::new(Game::Former))?;
     let out: Option<Box<dyn Write + Send>> = match jsonl.as_deref() {
         None => None,
         Some("-") => Some(Box::new(std::io::stdout())),
