@@ -68,6 +68,12 @@ pub enum InputError {
     TooManyThreads { asked: usize, cores: usize },
     #[error("--jobs must be at least 1")]
     NoJobs,
+    #[error(
+        "--jobs {asked} is more than this machine can use: it has {cores} cores, and at most \
+         {THREADS_PER_CORE} solves per core run at once ({most} in all)",
+        most = THREADS_PER_CORE * cores
+    )]
+    TooManyJobs { asked: usize, cores: usize },
     #[error("move {n} {text:?} is not (x,y)")]
     NotAClick { n: usize, text: String },
     #[error("move {n}: bad {axis} {text:?}")]
@@ -101,12 +107,24 @@ pub enum InputError {
     },
 }
 
-/// The most search threads a user may ask for per core of the machine. Threads beyond the
-/// cores only take turns on them, and past a few per core the turns cost more than they
-/// give: the anytime search's thread pool spends its time handing work between idle
-/// threads, and a board solved in a tenth of a second with a thread per core takes seconds
-/// with hundreds per core.
+/// The most search threads a user may ask for per core of the machine, and the most solves
+/// at once (`--jobs`, each one thread at least). Threads beyond the cores only take turns
+/// on them, and past a few per core the turns cost more than they give: the anytime
+/// search's thread pool spends its time handing work between idle threads, and a board
+/// solved in a tenth of a second with a thread per core takes seconds with hundreds per
+/// core.
 pub const THREADS_PER_CORE: usize = 8;
+
+/// Checks a number of solves to run at once (`bench --jobs`, `serve --jobs`, each solve
+/// at least one thread): at least one, and at most [`THREADS_PER_CORE`] per core.
+pub fn check_jobs(jobs: usize) -> Result<(), InputError> {
+    let cores = crate::machine::cores();
+    match jobs {
+        0 => Err(InputError::NoJobs),
+        n if n > THREADS_PER_CORE * cores => Err(InputError::TooManyJobs { asked: n, cores }),
+        _ => Ok(()),
+    }
+}
 
 /// The game and the rule knobs a user chose (each `None` keeps the game's own).
 #[derive(Clone, Debug, Default)]

@@ -500,10 +500,32 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
             "per core",
         ],
     );
-    for option in [["--threads", "100000"], ["--time-limit", "-3"]] {
-        let mut args = vec!["bench", "--dates", "2025-01-01..=2025-01-02"];
-        args.extend_from_slice(&option);
-        assert_error(&args, None, &[option[0]]);
+    // (`--jobs` is checked as it would run: never more boards at a time than the set has,
+    // so the set is one board more than the most allowed, each solved at once if it ran)
+    let most = (8 * tumble::machine::cores() + 1).to_string();
+    let jobs = format!("--jobs {most} is more than this machine can use");
+    for (option, needle) in [
+        (
+            &["--threads", "100000", "--limit", "2"][..],
+            "--threads 100000",
+        ),
+        (&["--time-limit", "-3", "--limit", "2"], "--time-limit"),
+        (
+            &[
+                "--jobs",
+                &most,
+                "--limit",
+                &most,
+                "--no-proof",
+                "--time-limit",
+                "0",
+            ],
+            &jobs,
+        ),
+    ] {
+        let mut args = vec!["bench", "--dates", "2024-11-23..=2026-11-24"];
+        args.extend_from_slice(option);
+        assert_error(&args, None, &[needle]);
         let (_, out, _) = run(&args, None);
         assert_eq!(out, "", "tumble {args:?} prints nothing on stdout");
     }

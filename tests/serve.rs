@@ -910,6 +910,10 @@ fn bad_serve_options_are_one_line_errors() {
     let mut checked = 0;
     for (args, needle) in [
         (&["serve", "--jobs", "0"][..], "--jobs"),
+        (
+            &["serve", "--jobs", "100000"],
+            "--jobs 100000 is more than this machine can use",
+        ),
         (&["serve", "--max-time", "0"], "--max-time"),
         (&["serve", "--max-time", "nan"], "--max-time"),
         (&["serve", "--port", "70000"], "--port"),
@@ -921,5 +925,5 @@ fn bad_serve_options_are_one_line_errors() {
     let server = Server::start(&["--jobs", "1"]);
     let port = server.addr.rsplit(':').next().unwrap();
     assert_error(&["serve", "--port", port], None, &["cannot listen", port]);
-    assert_eq!(checked + 1, 6);
+    assert_eq!(checked + 1, 7);
 }

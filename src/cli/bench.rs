@@ -17,7 +17,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::args::BenchArgs;
 use tumble::bench::jsonl::{open_append, read_file, resume, write_row, Resumed};
 use tumble::bench::{default_threads, memory_per_board, solve_set, Row, Shard, Totals};
-use tumble::input::{dated_entries, read_board_text, InputError, RuleChoices, SearchChoices};
+use tumble::input::{
+    check_jobs, dated_entries, read_board_text, InputError, RuleChoices, SearchChoices,
+};
 use tumble::report::Stopped;
 use tumble::rules::Game;
 use tumble::solve::Setup;
@@ -174,6 +176,7 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
     // shared out among those that run
     let cores = tumble::machine::cores();
     let jobs = args.jobs.unwrap_or(cores).min(todo.len()).max(1);
+    check_jobs(jobs)?;
     let mut search: SearchChoices = args.search.into();
     search.threads = search.threads.or(Some(default_threads(cores, jobs)));
     // `--memory` is the whole run's: the boards solved at the same time share it

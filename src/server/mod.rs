@@ -88,10 +88,7 @@ impl Config {
                 self.max_time
             ));
         }
-        if self.jobs == 0 {
-            return Err("--jobs must be at least 1".into());
-        }
-        Ok(())
+        crate::input::check_jobs(self.jobs).map_err(|e| e.to_string())
     }
 
     /// The table memory of one solve: [`TABLES_MEMORY`] shared by the `jobs` running
@@ -292,6 +289,10 @@ mod tests {
         assert_eq!(config(8).memory_per_solve(), 128 << 20);
         assert_eq!(config(1000).memory_per_solve(), 16 << 20);
         assert!(config(0).check().is_err());
+        // no more than eight solves per core run at once
+        let most = crate::input::THREADS_PER_CORE * crate::machine::cores();
+        assert!(config(most).check().is_ok());
+        assert!(config(most + 1).check().unwrap_err().contains("per core"));
         let bad_time = Config {
             max_time: f64::NAN,
             ..Config::default()
