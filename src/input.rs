@@ -115,14 +115,22 @@ pub enum InputError {
 /// core.
 pub const THREADS_PER_CORE: usize = 8;
 
+/// The machine's cores where `n` threads, or solves at once, would be more than
+/// [`THREADS_PER_CORE`] per core; `None` where they are not.
+fn too_many_for_the_cores(n: usize) -> Option<usize> {
+    let cores = crate::machine::cores();
+    (n > THREADS_PER_CORE * cores).then_some(cores)
+}
+
 /// Checks a number of solves to run at once (`bench --jobs`, `serve --jobs`, each solve
 /// at least one thread): at least one, and at most [`THREADS_PER_CORE`] per core.
 pub fn check_jobs(jobs: usize) -> Result<(), InputError> {
-    let cores = crate::machine::cores();
-    match jobs {
-        0 => Err(InputError::NoJobs),
-        n if n > THREADS_PER_CORE * cores => Err(InputError::TooManyJobs { asked: n, cores }),
-        _ => Ok(()),
+    if jobs == 0 {
+        return Err(InputError::NoJobs);
+    }
+    match too_many_for_the_cores(jobs) {
+        Some(cores) => Err(InputError::TooManyJobs { asked: jobs, cores }),
+        None => Ok(()),
     }
 }
 
@@ -178,8 +186,7 @@ impl SearchChoices {
             if n == 0 {
                 return Err(InputError::NoThreads);
             }
-            let cores = crate::machine::cores();
-            if n > THREADS_PER_CORE * cores {
+            if let Some(cores) = too_many_for_the_cores(n) {
                 return Err(InputError::TooManyThreads { asked: n, cores });
             }
             setup.search.threads = n;

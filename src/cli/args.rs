@@ -127,8 +127,8 @@ pub struct ServeArgs {
     /// The longest solve, in seconds (every request's time limit is capped at it).
     #[arg(long, default_value_t = 60.0)]
     pub max_time: f64,
-    /// Solves running at once, one search thread each (default: all cores); twice as many
-    /// wait, and more are refused with 429.
+    /// Solves running at once, one search thread each (default: all cores; at most 8 per
+    /// core); twice as many wait, and more are refused with 429.
     #[arg(long)]
     pub jobs: Option<usize>,
 }
@@ -223,7 +223,7 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 1024)]
     pub memory: usize,
     /// Threads (default: all cores; in `bench`, a board's share of the cores: cores / --jobs,
-    /// at least 1).
+    /// at least 1); at most 8 per core.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Skip the proof: anytime search only.
@@ -274,7 +274,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
     /// Boards solved at the same time (default: every core, one board per core; never more
-    /// than the boards to solve). Each board's search then gets cores / N threads (at
+    /// than the boards to solve; at most 8 per core). Each board's search then gets cores / N threads (at
     /// least 1) unless --threads is given,
     /// so `--jobs 1` solves one board at a time on all the cores. With more than one, rows
     /// come as boards end, per-board times are measured while other boards run, and the
