@@ -211,6 +211,9 @@ fn bench_uses_every_core_unless_told_and_json_lines_on_stdout_exclude_json() {
     assert_error(&["bench", &set, "--json", "--jsonl"], None, &["--jsonl"]);
     let help = ok(&["bench", "--help"]);
     assert!(help.contains("cores / N threads"), "{help}");
+    // the per-core limit the help states for --jobs and --threads is the one enforced
+    let limit = format!("at most {} per core", tumble::input::THREADS_PER_CORE);
+    assert_eq!(help.matches(&limit).count(), 2, "{help}");
     std::fs::remove_dir_all(&d).ok();
 }
 

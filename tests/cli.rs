@@ -502,7 +502,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
     );
     // (`--jobs` is checked as it would run: never more boards at a time than the set has,
     // so the set is one board more than the most allowed, each solved at once if it ran)
-    let most = (8 * tumble::machine::cores() + 1).to_string();
+    let most = (tumble::input::THREADS_PER_CORE * tumble::machine::cores() + 1).to_string();
     let jobs = format!("--jobs {most} is more than this machine can use");
     for (option, needle) in [
         (

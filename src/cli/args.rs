@@ -274,9 +274,9 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
     /// Boards solved at the same time (default: every core, one board per core; never more
-    /// than the boards to solve; at most 8 per core). Each board's search then gets cores / N threads (at
-    /// least 1) unless --threads is given,
-    /// so `--jobs 1` solves one board at a time on all the cores. With more than one, rows
+    /// than the boards to solve; at most 8 per core). Each board's search then gets cores / N
+    /// threads (at least 1) unless --threads is given, so `--jobs 1` solves one board at a
+    /// time on all the cores. With more than one, rows
     /// come as boards end, per-board times are measured while other boards run, and the
     /// wall-clock time is printed too.
     #[arg(long)]
