@@ -496,11 +496,31 @@ fn bad_shards_and_bad_merge_input_are_one_line_errors() {
     let empty = d.join("empty.jsonl");
     std::fs::write(&empty, "").unwrap();
     let nowhere = d.join("nowhere.jsonl");
-    let merges: [(Vec<&str>, &str); 4] = [
+    // a set of as many boards, named otherwise: its records are not shards of `set`
+    let renamed = d.join("renamed.txt");
+    let boards = std::fs::read_to_string(&set).unwrap();
+    let named: String = (boards.lines().enumerate())
+        .map(|(k, l)| format!("x{k}|{}|?\n", l.trim_start_matches("figure|")))
+        .collect();
+    std::fs::write(&renamed, named).unwrap();
+    let renamed_rows = d.join("renamed.jsonl");
+    ok(&[
+        "bench",
+        s(&renamed),
+        "--game",
+        "figure",
+        "--jsonl",
+        s(&renamed_rows),
+    ]);
+    let merges: [(Vec<&str>, &str); 5] = [
         (vec![s(&nowhere)], "nowhere.jsonl"),
         (vec![s(&garbage)], "garbage.jsonl line 3"),
         (vec![&files[0], s(&other)], "a set of 5 boards, not 4"),
         (vec![s(&empty)], "no board records"),
+        (
+            vec![&files[0], s(&renamed_rows)],
+            "board 0 is \"x0\" there but \"figure#1\"",
+        ),
     ];
     for (files, needle) in merges {
         let mut args = vec!["merge"];
@@ -515,6 +535,6 @@ fn bad_shards_and_bad_merge_input_are_one_line_errors() {
         &["a set of 5 boards, not 4"],
     );
     cases += 1;
-    assert_eq!(cases, 10);
+    assert_eq!(cases, 11);
     std::fs::remove_dir_all(&d).ok();
 }

@@ -52,6 +52,19 @@ pub enum BatchError {
         found: String,
         name: String,
     },
+    #[error(
+        "{path} line {line}: board {index} is {found:?} there but {name:?} at {other}: \
+         the files are not of one set"
+    )]
+    NotOneSet {
+        path: String,
+        line: usize,
+        index: usize,
+        found: String,
+        name: String,
+        /// Where the first record of that index is: `file line N`.
+        other: String,
+    },
     #[error("no board records in {0}")]
     NoRecords(String),
 }

@@ -89,7 +89,9 @@ impl Merged {
 }
 
 /// Merges JSON-lines files, given as `(path, text)`. Every record must be of the same set
-/// (the same `set`, with its `index` inside it); the totals are those of one row per board,
+/// (the same `set`, with its `index` inside it, and the same board name at each index as
+/// the first record of that index: records of two sets whose boards differ are an error,
+/// not duplicates of one board); the totals are those of one row per board,
 /// with the longest run's wall time, the files' jobs added up (the runs side by side) and
 /// the largest peak memory recorded.
 pub fn merge(files: &[(String, String)]) -> Result<Merged, BatchError> {
@@ -119,8 +121,7 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, BatchError> {
     };
     let set = first.set;
     for (place, r) in &all {
-        let (path, line) = place.rsplit_once(':').expect("file:line");
-        let line = line.parse().expect("a line number");
+        let (path, line) = split_place(place);
         if r.set != set {
             return Err(BatchError::OtherSet {
                 path: path.into(),
@@ -139,7 +140,24 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, BatchError> {
         }
     }
     let mut by_index: Vec<Vec<usize>> = vec![Vec::new(); set];
-    for (i, (_, r)) in all.iter().enumerate() {
+    for (i, (place, r)) in all.iter().enumerate() {
+        if let Some(&first) = by_index[r.index].first() {
+            let (other, theirs) = (&all[first].0, &all[first].1.name);
+            if *theirs != r.name {
+                let (path, line) = split_place(place);
+                return Err(BatchError::NotOneSet {
+                    path: path.into(),
+                    line,
+                    index: r.index,
+                    found: r.name.clone(),
+                    name: theirs.clone(),
+                    other: {
+                        let (p, l) = split_place(other);
+                        format!("{p} line {l}")
+                    },
+                });
+            }
+        }
         by_index[r.index].push(i);
     }
     let mut duplicates = Vec::new();
@@ -184,6 +202,12 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, BatchError> {
         missing,
         notes,
     })
+}
+
+/// The file and the line of a record's place, `file:line`.
+fn split_place(place: &str) -> (&str, usize) {
+    let (path, line) = place.rsplit_once(':').expect("file:line");
+    (path, line.parse().expect("a line number"))
 }
 
 /// The report of the records `records` (positions in `all`) of one board.
@@ -296,6 +320,15 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "b line 1: a record of a set of 4 boards, not 3"
+        );
+        // two runs of one board each: the same index and set, but other boards
+        let (mut x, mut y) = (set(1), set(1));
+        (x[0].name, y[0].name) = ("2024-11-23".into(), "2024-11-24".into());
+        let err = merge(&[file("a", &x), file("a", &x), file("b", &y)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "b line 1: board 0 is \"2024-11-24\" there but \"2024-11-23\" at a line 1: \
+             the files are not of one set"
         );
         let err = merge(&[("a".into(), "\n".into())]).unwrap_err();
         assert_eq!(err.to_string(), "no board records in a");
