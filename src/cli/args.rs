@@ -87,19 +87,24 @@ pub enum Command {
     },
     /// Print a reproducible random board.
     Gen {
+        /// The game, whose usual size and colours are the default.
         #[arg(long, value_enum, default_value = "former")]
         game: Game,
         /// NRK Former's board of this day (`YYYY-MM-DD` or `today`) instead of a random one.
         #[arg(long, conflicts_with_all = ["width", "height", "colours", "seed"])]
         date: Option<String>,
+        /// The board's width in tiles (default: the game's).
         #[arg(long)]
         width: Option<usize>,
+        /// The board's height in tiles (default: the game's).
         #[arg(long)]
         height: Option<usize>,
+        /// The number of tile colours, 1 to 16 (default: the game's).
         #[arg(long)]
         colours: Option<usize>,
-        #[arg(long)]
-        seed: Option<u64>,
+        /// The random seed: the same seed, size and colours give the same board.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Solve a set of boards and print per-board results and totals.
     Bench(BenchArgs),

@@ -14,7 +14,7 @@ pub fn run(
     width: Option<usize>,
     height: Option<usize>,
     colours: Option<usize>,
-    seed: Option<u64>,
+    seed: u64,
 ) -> Result<ExitCode> {
     let text = match date {
         Some(d) => {
@@ -24,7 +24,7 @@ pub fn run(
             };
             dated_board(&d, &mut rules)?
         }
-        None => gen_board(game, width, height, colours, seed.unwrap_or(1))?.to_text(),
+        None => gen_board(game, width, height, colours, seed)?.to_text(),
     };
     println!("{}", text.trim_end());
     Ok(ExitCode::SUCCESS)
