@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The fastest build of tumble: a profile-guided one.
 #
-#   scripts/pgo-build.sh
+#   scripts/pgo-build.sh             # builds target/pgo/release/tumble
+#   scripts/pgo-build.sh --install   # and copies it to cargo's bin directory, as
+#                                    # `cargo install --path .` would place it
 #
 # Three steps, each in its own build directory under target/pgo:
 #   1. an instrumented build (rustc's -Cprofile-generate), which counts, as it runs, how
@@ -29,6 +31,14 @@ die() {
     echo "pgo-build: $*" >&2
     exit 2
 }
+
+install=
+case "${1:-}" in
+    "") ;;
+    --install) install="${CARGO_HOME:-$HOME/.cargo}/bin" ;;
+    *) die "unknown argument ${1}: the only option is --install" ;;
+esac
+[ $# -le 1 ] || die "one argument at most (--install)"
 
 profdata="${LLVM_PROFDATA:-}"
 if [ -z "$profdata" ]; then
@@ -104,3 +114,10 @@ RUSTFLAGS="$flags -Cprofile-use=$out/merged.profdata -Cllvm-args=-pgso=false" \
     CARGO_TARGET_DIR="$out" \
     cargo build --release --quiet
 say "done: $out/release/tumble"
+if [ -n "$install" ]; then
+    mkdir -p "$install"
+    # Copied beside and then renamed, so that a tumble running from there is not cut short.
+    cp "$out/release/tumble" "$install/.tumble.pgo"
+    mv -f "$install/.tumble.pgo" "$install/tumble"
+    say "installed: $install/tumble"
+fi
