@@ -9,7 +9,8 @@
 //!   sets);
 //! - one board per line.
 //!
-//! `#` lines are comments. [`parse`] gives the [`Entry`]s in order.
+//! `#` lines are comments; a byte-order mark before the first line is ignored. [`parse`]
+//! gives the [`Entry`]s in order.
 
 use crate::rules::Game;
 
@@ -31,7 +32,7 @@ pub struct Entry {
 
 /// The boards of a set, in order.
 pub fn parse(text: &str) -> Vec<Entry> {
-    let lines: Vec<&str> = text
+    let lines: Vec<&str> = crate::grid::without_bom(text)
         .lines()
         .map(|l| l.trim_end_matches('\r'))
         .filter(|l| !l.trim_start().starts_with('#'))
@@ -121,6 +122,26 @@ fn blocks(lines: &[&str]) -> Vec<Entry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_leading_byte_order_mark_is_not_part_of_the_first_entry() {
+        let mut cases = 0;
+        for (text, name) in [
+            ("\u{feff}former|AB,BA|3\r\n", "former#1"),
+            ("\u{feff}nrk01|AB,BA|12\n", "nrk01"),
+            ("\u{feff}AB,BA\n", "#1"),
+        ] {
+            let set = parse(text);
+            assert_eq!(set.len(), 1, "{text:?}");
+            assert_eq!(
+                (set[0].name.as_str(), set[0].board.as_str()),
+                (name, "AB,BA")
+            );
+            cases += 1;
+        }
+        assert_eq!(parse("\u{feff}former|AB,BA|3")[0].game, Some(Game::Former));
+        assert_eq!(cases, 3);
+    }
 
     #[test]
     fn game_lines_carry_a_proven_optimum_and_named_lines_a_record() {

@@ -9,7 +9,8 @@
 //! - rows top to bottom, separated by newlines, by commas on one line, or by spaces on one
 //!   line when every row has the same length;
 //! - `.` is an empty cell, any other printable non-space character a colour;
-//! - lines starting with `#` are comments, a trailing `\r` is ignored.
+//! - lines starting with `#` are comments, a trailing `\r` is ignored, and so is a byte-order
+//!   mark before the first line (as editors on Windows write).
 //!
 //! Coordinates: `x` is the column (0 at the left), `y` the row (0 at the **bottom**).
 //!
@@ -225,6 +226,7 @@ impl Grid {
 
     /// Parses a board (see the module docs for the format).
     pub fn parse(text: &str) -> Result<Grid, BoardError> {
+        let text = without_bom(text);
         // (line, first column, characters) of each row, top row first.
         let mut rows: Vec<(usize, usize, Vec<char>)> = Vec::new();
         let mut row_lines: Vec<(usize, &str)> = Vec::new();
@@ -389,6 +391,12 @@ impl fmt::Debug for Grid {
     }
 }
 
+/// `text` without the byte-order mark (U+FEFF) it may start with: a file saved as "UTF-8 with
+/// BOM" is the same text, and the mark is neither a cell nor a space.
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,6 +416,27 @@ mod tests {
     fn comments_crlf_and_blank_lines_are_ignored() {
         let g: Grid = "# a comment\r\n\r\nAB\r\nBA\r\n".parse().unwrap();
         assert_eq!(g.to_text(), "AB\nBA");
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_ignored() {
+        let mut cases = 0;
+        for text in [
+            "\u{feff}AB\r\nBA\r\n",
+            "\u{feff}AB,BA",
+            "\u{feff}# note\nAB\nBA",
+        ] {
+            let g = Grid::parse(text).unwrap();
+            assert_eq!(
+                (g.to_inline(), g.colours()),
+                ("AB,BA".to_string(), 2),
+                "{text:?}"
+            );
+            cases += 1;
+        }
+        // only at the very start: elsewhere it is a character like any other
+        assert!(Grid::parse("AB\n\u{feff}BA").is_err());
+        assert_eq!(cases, 3);
     }
 
     #[test]

@@ -277,7 +277,7 @@ pub fn read_image_board(
 
 /// A game name from a `game|board|...` line, and the board part.
 pub fn split_game_line(text: &str) -> (Option<Game>, String) {
-    let lines: Vec<&str> = text
+    let lines: Vec<&str> = crate::grid::without_bom(text)
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .collect();
@@ -494,6 +494,9 @@ mod tests {
         assert_eq!((g, b.as_str()), (None, "AB,BA"));
         let (g, _) = split_game_line("nosuchgame|AB");
         assert_eq!(g, None);
+        // a file saved with a byte-order mark
+        let (g, b) = split_game_line("\u{feff}figure|ABAB,BABA|7\r\n");
+        assert_eq!((g, b.as_str()), (Some(Game::Figure), "ABAB,BABA"));
     }
 
     #[test]

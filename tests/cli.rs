@@ -121,13 +121,21 @@ fn solve_inline_boards_proves_the_brute_force_optimum() {
 fn solve_reads_a_file_with_comments_and_crlf() {
     let r = RefBoard::from_rows_top(&["ABBA", "BAAB", "ABBA"]);
     let o = bfs_optimum(&r, &rules(Game::Former)).unwrap();
-    let text = format!("# a board\r\n{}\r\n", r.rows_top().join("\r\n"));
-    let path = temp_file("board.txt", &text);
-    let v = solve_json(&["--game", "former", path.to_str().unwrap()], None);
-    std::fs::remove_file(&path).ok();
-    assert_eq!(v["board"], r.inline());
-    assert_eq!(v["length"].as_u64().unwrap() as usize, o);
-    assert_eq!(v["optimal"], true);
+    let rows = r.rows_top().join("\r\n");
+    // as written by hand, and as saved by an editor that puts a byte-order mark first
+    let texts = [
+        format!("# a board\r\n{rows}\r\n"),
+        format!("\u{feff}{rows}\r\n"),
+        format!("\u{feff}former|{}|{o}\r\n", r.inline()),
+    ];
+    for (k, text) in texts.iter().enumerate() {
+        let path = temp_file(&format!("board{k}.txt"), text);
+        let v = solve_json(&["--game", "former", path.to_str().unwrap()], None);
+        std::fs::remove_file(&path).ok();
+        assert_eq!(v["board"], r.inline(), "{text:?}");
+        assert_eq!(v["length"].as_u64().unwrap() as usize, o, "{text:?}");
+        assert_eq!(v["optimal"], true, "{text:?}");
+    }
 }
 
 #[test]
