@@ -565,6 +565,21 @@ fn every_error_has_its_code_and_the_command_lines_words() {
     let (_, last) = check_boards(DUST, "dust", "(3,1) (9,0)");
     assert_eq!(assert_status(&r, 400), last);
     codes.push(400);
+    // 400: a misspelt field or parameter is named, not taken for an absent one; an
+    // option's check names the API's field.
+    let body = json!({"game": "dust", "board": DUST, "timelimit": 5});
+    assert!(assert_status(&server.post_json("/api/solve", &body), 400)
+        .starts_with("unknown field \"timelimit\" in the body of /api/solve (its fields: "));
+    assert!(
+        assert_status(&server.get("/api/generate?game=dust&sede=3"), 400)
+            .starts_with("unknown parameter \"sede\" in the query of /api/generate")
+    );
+    let body = json!({"game": "dust", "board": DUST, "time_limit": -1});
+    assert_eq!(
+        assert_status(&server.post_json("/api/solve", &body), 400),
+        "\"time_limit\" must be a number of seconds ≥ 0, not -1"
+    );
+    codes.extend([400, 400, 400]);
     // 400: a bad date; a bad image.
     assert!(assert_status(&server.get("/api/former/2024-02-30"), 400).contains("2024-02-30"));
     assert!(assert_status(
@@ -616,7 +631,7 @@ fn every_error_has_its_code_and_the_command_lines_words() {
     server.wait_for(0, 0, Duration::from_secs(10));
     assert_eq!(
         codes,
-        [400, 400, 400, 400, 400, 400, 404, 404, 405, 405, 413, 429]
+        [400, 400, 400, 400, 400, 400, 400, 400, 400, 404, 404, 405, 405, 413, 429]
     );
 }
 

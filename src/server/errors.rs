@@ -1,5 +1,6 @@
-//! The API's errors: one line of words (the same as the command line's, from the same error
-//! types) and the HTTP status it stands for, answered as `{"error": "…"}`.
+//! The API's errors: one line of words (the command line's, from the same error types, with
+//! its options named as the API's fields: [`api_words`]) and the HTTP status it stands
+//! for, answered as `{"error": "…"}`.
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -90,12 +91,59 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-/// Each error of the library's input checks is the client's: 400, in its own words.
+/// The command line's options that the API takes as fields of a body or parameters of a
+/// query, each under the same name in snake case.
+pub const OPTIONS: [&str; 13] = [
+    "game",
+    "start",
+    "min-group",
+    "clickable",
+    "sideways",
+    "objective",
+    "time-limit",
+    "no-proof",
+    "certify",
+    "anytime",
+    "width",
+    "height",
+    "colours",
+];
+
+/// An input error's words for an API client: each of the command line's [`OPTIONS`] it
+/// names (`--min-group`) is named as the API's field (`"min_group"`); anything else is
+/// left as it is, quoted text included. An option is `--` at the start or after a
+/// character that cannot end a word, then a known name, then nothing that could go on a
+/// word.
+pub fn api_words(message: &str) -> String {
+    let wordy = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let len = after.find(|c: char| !wordy(c)).unwrap_or(after.len());
+        let name = &after[..len];
+        if !out.ends_with(wordy) && OPTIONS.contains(&name) {
+            out.push('"');
+            out.push_str(&name.replace('-', "_"));
+            out.push('"');
+            rest = &after[len..];
+        } else {
+            out.push_str("--");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Each error of the library's input checks is the client's: 400, in its own words with
+/// the API's names ([`api_words`]).
 macro_rules! bad_input {
     ($($error:ty),*) => {$(
         impl From<$error> for ApiError {
             fn from(e: $error) -> ApiError {
-                ApiError::bad_request(e.to_string())
+                ApiError::bad_request(api_words(&e.to_string()))
             }
         }
     )*};
@@ -127,6 +175,42 @@ mod tests {
         let e: ApiError = BoardError::NoRows.into();
         assert_eq!(e.status, 400);
         assert_eq!(e.message, BoardError::NoRows.to_string());
+    }
+
+    #[test]
+    fn the_command_lines_options_are_named_as_fields() {
+        let mut checked = 0;
+        for (cli, api) in [
+            (
+                "--time-limit must be a number of seconds ≥ 0, not -1",
+                "\"time_limit\" must be a number of seconds ≥ 0, not -1",
+            ),
+            (
+                "a 4×4 board is not the usual size of any game: say which with --game",
+                "a 4×4 board is not the usual size of any game: say which with \"game\"",
+            ),
+            ("--start 5,5 is outside", "\"start\" 5,5 is outside"),
+            ("--min-group must be", "\"min_group\" must be"),
+            (
+                "give --width and --height to set it",
+                "give \"width\" and \"height\" to set it",
+            ),
+            ("; --colours 3 reads them", "; \"colours\" 3 reads them"),
+            // not an option the API has, or not an option at all: as it was
+            (
+                "--memory must be at least 1 MiB",
+                "--memory must be at least 1 MiB",
+            ),
+            ("row \"A--gameB\"", "row \"A--gameB\""),
+            ("--games --game-x -- --", "--games --game-x -- --"),
+            ("ends with --", "ends with --"),
+        ] {
+            assert_eq!(api_words(cli), api, "{cli:?}");
+            checked += 1;
+        }
+        assert_eq!(checked, 10);
+        let e: ApiError = crate::input::InputError::MinGroupZero.into();
+        assert_eq!(e.message, "\"min_group\" must be at least 1");
     }
 
     #[test]

@@ -1,14 +1,16 @@
 //! The API's requests as plain values: each is parsed and checked from the raw body or
 //! query string by a plain function (no server needed, so a fuzz target can call them), and
-//! every mistake is an [`ApiError`] of status 400 in the command line's words.
+//! every mistake is an [`ApiError`] of status 400 in the command line's words, its options
+//! named as the API's fields ([`api_words`](super::errors::api_words)). A field or
+//! parameter an endpoint does not know is a mistake too.
 //!
 //! The board and its rules go through [`setup_from`], the same function `tumble solve` and
 //! `tumble check` use, so a board the command line refuses is refused here with the same
 //! message. A board is also checked against the engines' size limits before it is
 //! accepted, so that a solve never fails after its stream has begun.
 
-use serde::Deserialize;
-use serde_json::Value;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 use super::errors::ApiError;
 use crate::grid::Grid;
@@ -19,7 +21,59 @@ use crate::search::anytime::Method;
 use crate::solve::Setup;
 
 /// The board and rule fields shared by `/api/solve` and `/api/apply`.
-#[derive(Debug, Default, Deserialize)]
+const BOARD_FIELDS: [&str; 7] = [
+    "game",
+    "board",
+    "clickable",
+    "min_group",
+    "sideways",
+    "objective",
+    "start",
+];
+
+/// The fields of `/api/solve` beside [`BOARD_FIELDS`].
+const SOLVE_FIELDS: [&str; 4] = ["time_limit", "no_proof", "certify", "anytime"];
+
+/// The fields of `/api/apply` beside [`BOARD_FIELDS`].
+const APPLY_FIELDS: [&str; 1] = ["moves"];
+
+/// A JSON body's fields, or a 400 saying why not: not JSON, not an object, or a field
+/// that is not one of `board_fields` or `own` (a misspelt field must not pass for an
+/// absent one, leaving its default in force without a word).
+fn json_fields(body: &[u8], path: &str, own: &[&str]) -> Result<Map<String, Value>, ApiError> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))?;
+    let Value::Object(fields) = value else {
+        return Err(ApiError::bad_request(
+            "bad JSON body: it must be an object, {\"game\":…,\"board\":…}",
+        ));
+    };
+    let known = || BOARD_FIELDS.iter().chain(own);
+    if let Some(unknown) = fields.keys().find(|k| !known().any(|f| f == k)) {
+        let names: Vec<&str> = known().copied().collect();
+        return Err(ApiError::bad_request(format!(
+            "unknown field {unknown:?} in the body of {path} (its fields: {})",
+            names.join(", ")
+        )));
+    }
+    Ok(fields)
+}
+
+/// The field `key` of `fields` as a `T` (`None` if absent or null), or a 400 naming it.
+fn take<T: DeserializeOwned>(
+    fields: &mut Map<String, Value>,
+    key: &str,
+) -> Result<Option<T>, ApiError> {
+    match fields.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => serde_json::from_value(v)
+            .map(Some)
+            .map_err(|e| ApiError::bad_request(format!("bad {key:?}: {e}"))),
+    }
+}
+
+/// The board and rule fields of a request's body ([`BOARD_FIELDS`]).
+#[derive(Debug, Default)]
 struct RawBoard {
     game: Option<String>,
     board: Option<String>,
@@ -28,32 +82,6 @@ struct RawBoard {
     sideways: Option<String>,
     objective: Option<String>,
     start: Option<String>,
-}
-
-/// The body of `/api/solve`.
-#[derive(Debug, Deserialize)]
-struct RawSolve {
-    #[serde(flatten)]
-    board: RawBoard,
-    time_limit: Option<f64>,
-    #[serde(default)]
-    no_proof: bool,
-    #[serde(default)]
-    certify: bool,
-    anytime: Option<String>,
-}
-
-/// The body of `/api/apply`.
-#[derive(Debug, Deserialize)]
-struct RawApply {
-    #[serde(flatten)]
-    board: RawBoard,
-    moves: Option<Vec<Value>>,
-}
-
-/// A JSON body as `T`, or a 400 saying why not.
-fn json_body<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
 }
 
 /// `value` (if given) as one of `names` (case-insensitive), or clap's words for a bad
@@ -85,6 +113,19 @@ fn game(name: &str) -> Result<Game, ApiError> {
 }
 
 impl RawBoard {
+    /// The board and rule fields taken from `fields`.
+    fn take_from(fields: &mut Map<String, Value>) -> Result<RawBoard, ApiError> {
+        Ok(RawBoard {
+            game: take(fields, "game")?,
+            board: take(fields, "board")?,
+            clickable: take(fields, "clickable")?,
+            min_group: take(fields, "min_group")?,
+            sideways: take(fields, "sideways")?,
+            objective: take(fields, "objective")?,
+            start: take(fields, "start")?,
+        })
+    }
+
     /// The board set up as the command line would, and checked against the engines.
     fn prepare(self) -> Result<Prepared, ApiError> {
         use {Clickable as C, Objective as O, Sideways as S};
@@ -158,29 +199,34 @@ impl SolveRequest {
     /// `{"game","board","time_limit","start","clickable","min_group","sideways","objective",
     /// "no_proof","certify","anytime"}`, all but `board` optional.
     pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
-        let raw: RawSolve = json_body(body)?;
+        let mut fields = json_fields(body, "/api/solve", &SOLVE_FIELDS)?;
+        let board = RawBoard::take_from(&mut fields)?;
+        let time_limit: Option<f64> = take(&mut fields, "time_limit")?;
+        let no_proof = take(&mut fields, "no_proof")?.unwrap_or(false);
+        let certify = take(&mut fields, "certify")?.unwrap_or(false);
+        let anytime: Option<String> = take(&mut fields, "anytime")?;
         let anytime = choice(
             "anytime",
-            raw.anytime.as_deref(),
+            anytime.as_deref(),
             &[("beam", Method::Beam), ("nrpa", Method::Nrpa)],
         )?
         .unwrap_or_default();
-        let mut prepared = raw.board.prepare()?;
-        // The command line's checks of the search choices, with its words.
+        let mut prepared = board.prepare()?;
+        // The command line's checks of the search choices.
         SearchChoices {
-            time_limit: raw.time_limit,
+            time_limit,
             memory_mib: 1,
             threads: Some(1),
-            no_proof: raw.no_proof,
+            no_proof,
             anytime,
-            certify: raw.certify,
+            certify,
         }
         .apply(&mut prepared.setup)?;
         Ok(SolveRequest {
             prepared,
-            time_limit: raw.time_limit,
-            no_proof: raw.no_proof,
-            certify: raw.certify,
+            time_limit,
+            no_proof,
+            certify,
             anytime,
         })
     }
@@ -246,11 +292,12 @@ impl ApplyRequest {
     /// [`SolveRequest::parse`] and `"moves"`, clicks `[{"x":2,"y":0},…]` or Flood-It
     /// colours `["B",…]` (or `[{"colour":"B"},…]`).
     pub fn parse(body: &[u8]) -> Result<ApplyRequest, ApiError> {
-        let raw: RawApply = json_body(body)?;
-        let prepared = raw.board.prepare()?;
+        let mut fields = json_fields(body, "/api/apply", &APPLY_FIELDS)?;
+        let board = RawBoard::take_from(&mut fields)?;
+        let moves: Option<Vec<Value>> = take(&mut fields, "moves")?;
+        let prepared = board.prepare()?;
         let floodit = prepared.setup.game == Game::Floodit;
-        let moves = raw
-            .moves
+        let moves = moves
             .ok_or_else(|| ApiError::bad_request("the request has no \"moves\""))?
             .iter()
             .enumerate()
@@ -307,6 +354,19 @@ fn field<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .filter(|v| !v.trim().is_empty())
 }
 
+/// The pairs of a query whose every key is one of `keys`, or a 400 naming the first that
+/// is not (a misspelt parameter must not pass for an absent one).
+fn query_of(query: &str, path: &str, keys: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
+    let pairs = query_pairs(query);
+    match pairs.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
+        Some((k, _)) => Err(ApiError::bad_request(format!(
+            "unknown parameter {k:?} in the query of {path} (its parameters: {})",
+            keys.join(", ")
+        ))),
+        None => Ok(pairs),
+    }
+}
+
 /// A whole number field of a query.
 fn number<T: std::str::FromStr>(
     pairs: &[(String, String)],
@@ -339,7 +399,8 @@ impl GenerateRequest {
     /// Parses the query of `/api/generate`: `game=G&width=W&height=H&colours=K&seed=S`,
     /// `game` required.
     pub fn parse(query: &str) -> Result<GenerateRequest, ApiError> {
-        let pairs = query_pairs(query);
+        let keys = ["game", "width", "height", "colours", "colors", "seed"];
+        let pairs = query_of(query, "/api/generate", &keys)?;
         let game = game(
             field(&pairs, "game")
                 .ok_or_else(|| ApiError::bad_request("the query has no game (…?game=former)"))?,
@@ -357,7 +418,8 @@ impl GenerateRequest {
 /// Parses the query of `/api/read`: `game=G&width=W&height=H&colours=K`, all optional, as
 /// the options of `tumble read`.
 pub fn read_options(query: &str) -> Result<ReadOptions, ApiError> {
-    let pairs = query_pairs(query);
+    let keys = ["game", "width", "height", "colours", "colors"];
+    let pairs = query_of(query, "/api/read", &keys)?;
     Ok(ReadOptions {
         game: field(&pairs, "game").map(game).transpose()?,
         width: number(&pairs, "width")?,
@@ -408,7 +470,7 @@ mod tests {
     }
 
     #[test]
-    fn bad_bodies_are_400_in_the_command_lines_words() {
+    fn bad_bodies_are_400_in_the_command_lines_words_with_the_apis_names() {
         let mut checked = 0;
         for (body, words) in [
             (&b"{"[..], "bad JSON body"),
@@ -425,11 +487,15 @@ mod tests {
             ),
             (
                 br#"{"game":"former","board":"AB","time_limit":-1}"#,
-                "--time-limit",
+                "\"time_limit\" must be a number of seconds",
             ),
             (
                 br#"{"game":"former","board":"AB","min_group":0}"#,
-                "--min-group",
+                "\"min_group\" must be at least 1",
+            ),
+            (
+                br#"{"board":"ABCD,ABCD,ABCD,ABCD"}"#,
+                "say which with \"game\"",
             ),
             (
                 br#"{"game":"former","board":"AB","start":"topleft"}"#,
@@ -441,15 +507,44 @@ mod tests {
             ),
             (
                 br#"{"game":"former","board":"AB","time_limit":"x"}"#,
-                "invalid type",
+                "bad \"time_limit\": invalid type: string \"x\"",
             ),
+            (
+                br#"{"game":"former","board":"AB","min_group":8589934592}"#,
+                "bad \"min_group\": invalid value",
+            ),
+            (
+                br#"{"game":"former","board":7}"#,
+                "bad \"board\": invalid type",
+            ),
+            (
+                br#"{"game":"former","board":"AB","no_proof":"yes"}"#,
+                "bad \"no_proof\"",
+            ),
+            // a misspelt or unknown field is refused, not taken for an absent one
+            (
+                br#"{"game":"former","board":"AB","timelimit":1}"#,
+                "unknown field \"timelimit\" in the body of /api/solve (its fields: game, board,",
+            ),
+            (
+                br#"{"game":"former","board":"AB","threads":4}"#,
+                "unknown field \"threads\"",
+            ),
+            (
+                br#"{"game":"former","board":"AB","moves":[]}"#,
+                "unknown field \"moves\"",
+            ),
+            (br#""AB""#, "it must be an object"),
         ] {
             let e = SolveRequest::parse(body).unwrap_err();
             assert_eq!(e.status, 400, "{}", String::from_utf8_lossy(body));
             assert!(e.message.contains(words), "{e}: expected {words:?}");
             checked += 1;
         }
-        assert_eq!(checked, 11);
+        assert_eq!(checked, 19);
+        // null is as good as absent
+        let r = SolveRequest::parse(br#"{"game":"dust","board":"GB,BG","time_limit":null}"#);
+        assert_eq!(r.unwrap().time_limit, None);
         let big = format!(
             r#"{{"game":"samegame","board":"{}"}}"#,
             vec!["AB".repeat(20); 40].join(",")
@@ -476,10 +571,17 @@ mod tests {
             br#"{"game":"floodit","board":"AB,BA","moves":["BC"]}"#,
             br#"{"game":"floodit","board":"AB,BA","moves":[3]}"#,
             br#"{"game":"former","board":"AB"}"#,
+            br#"{"game":"former","board":"AB","moves":[],"time_limit":1}"#,
+            br#"{"game":"former","board":"AB","moves":{"x":0,"y":0}}"#,
         ] {
             let e = ApplyRequest::parse(body).unwrap_err();
             assert_eq!(e.status, 400);
         }
+        let e = ApplyRequest::parse(br#"{"game":"former","board":"AB","moves":[],"time_limit":1}"#);
+        assert!(e
+            .unwrap_err()
+            .message
+            .contains("unknown field \"time_limit\" in the body of /api/apply"));
     }
 
     #[test]
@@ -508,7 +610,21 @@ mod tests {
             read_options("game=dust").unwrap(),
             ReadOptions::game(Game::Dust)
         );
-        assert!(read_options("%").is_ok());
+        assert!(read_options("").is_ok());
+        assert!(read_options("game=former&colors=4").is_ok());
+        // a misspelt or unknown parameter is refused, not taken for an absent one
+        for (query, words) in [
+            (
+                "game=former&sede=3",
+                "unknown parameter \"sede\" in the query of /api/generate",
+            ),
+            ("game=former&seed=3&%", "unknown parameter \"%\""),
+        ] {
+            let e = GenerateRequest::parse(query).unwrap_err();
+            assert!(e.message.contains(words), "{e}");
+        }
+        let e = read_options("game=dust&colour=3").unwrap_err();
+        assert!(e.message.contains("unknown parameter \"colour\" in the query of /api/read (its parameters: game, width, height, colours, colors)"), "{e}");
     }
 
     #[test]
