@@ -82,8 +82,6 @@ pub enum InputError {
     GenEmpty,
     #[error("--colours must be from 1 to 16, not {0}")]
     GenColours(usize),
-    #[error("a {width}×{height} board is too large to generate")]
-    GenTooLarge { width: usize, height: usize },
     #[error("{0}: no boards found")]
     NoBoards(String),
     #[error("board {name}: {err}")]
@@ -419,7 +417,8 @@ pub fn parse_clicks(moves: &str) -> Result<Vec<(usize, usize)>, InputError> {
 }
 
 /// The board `tumble gen` prints: `game`'s usual size and colours unless given, from
-/// `seed` ([`crate::generate::generate`]).
+/// `seed` ([`crate::generate::generate`]). A size no engine of the game takes is refused
+/// with the words a solve of it would get.
 pub fn gen_board(
     game: Game,
     width: Option<usize>,
@@ -439,11 +438,11 @@ pub fn gen_board(
     if !(1..=MAX_COLOURS).contains(&k) {
         return Err(InputError::GenColours(k));
     }
-    if w * h > 100_000 {
-        return Err(InputError::GenTooLarge {
-            width: w,
-            height: h,
-        });
+    // (a board no engine of the game takes is refused here, not by the solve it is for)
+    if game == Game::Floodit {
+        crate::floodit::check_size(w, h)?;
+    } else {
+        crate::solve::check_size(w, h)?;
     }
     Ok(crate::generate::generate(w, h, k, seed))
 }
@@ -484,6 +483,46 @@ pub fn dated_entries(range: &str, rules: &mut RuleChoices) -> Result<Vec<Entry>,
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn gen_makes_a_board_exactly_where_an_engine_takes_it() {
+        let mut checked = [0; 2];
+        for game in [Game::Samegame, Game::Former, Game::Floodit] {
+            for (w, h) in [
+                (22, 23),
+                (23, 23),
+                (64, 8),
+                (65, 1),
+                (8, 64),
+                (1, 65),
+                (32, 32),
+                (33, 31),
+                (33, 32),
+            ] {
+                let (_, _, k) = game.default_size();
+                let grid = crate::generate::generate(w, h, k, 1);
+                let engine = if game == Game::Floodit {
+                    crate::floodit::replay(&grid, (0, 0), &[]).map(|_| ())
+                } else {
+                    let rules = game.rules().expect("a click game");
+                    crate::solve::replay(&grid, rules, &[]).map(|_| ())
+                };
+                match (gen_board(game, Some(w), Some(h), None, 1), engine) {
+                    (Ok(made), Ok(())) => {
+                        assert_eq!(made, grid, "{game:?} {w}×{h}");
+                        checked[0] += 1;
+                    }
+                    (Err(made), Err(engine)) => {
+                        assert_eq!(made.to_string(), engine.to_string(), "{game:?} {w}×{h}");
+                        checked[1] += 1;
+                    }
+                    (made, engine) => panic!("{game:?} {w}×{h}: gen {made:?}, engine {engine:?}"),
+                }
+            }
+        }
+        // made and refused, by each engine's limits
+        assert_eq!(checked, [14, 13]);
+    }
 
     #[test]
     fn a_game_line_names_the_game_and_the_board() {

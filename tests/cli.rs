@@ -587,6 +587,21 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
     );
     assert_error(&["gen", "--colours", "17"], None, &["colours"]);
     assert_error(&["gen", "--width", "0"], None, &["width"]);
+    // a board no engine of the game takes is refused by gen, not by the solve after it
+    assert_error(
+        &[
+            "gen", "--game", "samegame", "--width", "40", "--height", "40",
+        ],
+        None,
+        &["40×40", "at most 512 cells"],
+    );
+    assert_error(
+        &[
+            "gen", "--game", "floodit", "--width", "33", "--height", "32",
+        ],
+        None,
+        &["33×32", "at most 1024 cells"],
+    );
     assert_error(&["frobnicate"], None, &[]);
 }
 

@@ -890,6 +890,7 @@ fn malformed_bodies_get_a_json_4xx_and_the_server_stays_up() {
         "game=former&width=0",
         "game=former&colours=99",
         "game=former&seed=-1",
+        "game=samegame&width=40&height=40",
         "",
         "game=%ff%fe",
     ] {
@@ -899,7 +900,7 @@ fn malformed_bodies_get_a_json_4xx_and_the_server_stays_up() {
     }
     eprintln!("malformed requests: {counts:?}");
     let total: usize = counts.values().sum();
-    assert_eq!(total, cases.len() + 7);
+    assert_eq!(total, cases.len() + 8);
     assert!(total >= 300, "{total} cases");
     for kind in [
         "truncated",

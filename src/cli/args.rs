@@ -93,7 +93,8 @@ pub enum Command {
         /// NRK Former's board of this day (`YYYY-MM-DD` or `today`) instead of a random one.
         #[arg(long, conflicts_with_all = ["width", "height", "colours", "seed"])]
         date: Option<String>,
-        /// The board's width in tiles (default: the game's).
+        /// The board's width in tiles (default: the game's). A board must fit the game's
+        /// engine: at most 64 tiles a side and 512 in all (Flood-It: 1024 in all).
         #[arg(long)]
         width: Option<usize>,
         /// The board's height in tiles (default: the game's).

@@ -406,6 +406,17 @@ impl<const N: usize> Engine<N> {
     }
 }
 
+/// Whether a Flood-It board of `width × height` fits an engine, or the error that says it
+/// does not (the same as [`dispatch`]'s: within [`MAX_CELLS`] cells, the regions always
+/// fit).
+pub fn check_size(width: usize, height: usize) -> Result<(), BoardError> {
+    if width * height > MAX_CELLS {
+        Err(too_large(width, height))
+    } else {
+        Ok(())
+    }
+}
+
 fn too_large(w: usize, h: usize) -> BoardError {
     BoardError::TooLarge {
         width: w,
@@ -429,9 +440,7 @@ pub fn dispatch<F: WithFlood>(
     f: F,
 ) -> Result<F::Output, BoardError> {
     let (w, h) = (grid.width(), grid.height());
-    if w * h > MAX_CELLS {
-        return Err(too_large(w, h));
-    }
+    check_size(w, h)?;
     grid.check_full("floodit")?;
     let n = count_regions(grid);
     macro_rules! go {

@@ -34,12 +34,26 @@ pub fn dispatch<F: WithEngine>(
         let (g, b) = ClickGame::<Wide<8>>::with_memory(grid, rules, edge_bytes)?;
         Ok(f.run(g, b))
     } else {
-        Err(BoardError::TooLarge {
-            width: w,
-            height: h,
-            limit: format!(
-                "click boards may have at most {MAX_CELLS} cells (e.g. 22×22) and 64 rows or columns"
-            ),
-        })
+        Err(too_large(w, h))
+    }
+}
+
+/// Whether a click board of `width × height` fits an engine, or the error that says it
+/// does not (the same as [`dispatch`]'s).
+pub fn check_size(width: usize, height: usize) -> Result<(), BoardError> {
+    if fits::<Wide<8>>(width, height) {
+        Ok(())
+    } else {
+        Err(too_large(width, height))
+    }
+}
+
+fn too_large(width: usize, height: usize) -> BoardError {
+    BoardError::TooLarge {
+        width,
+        height,
+        limit: format!(
+            "click boards may have at most {MAX_CELLS} cells (e.g. 22×22) and 64 rows or columns"
+        ),
     }
 }

@@ -34,7 +34,7 @@ mod replay;
 mod setup;
 
 pub use best_value::{DEFAULT_ANYTIME_LIMIT, EXACT_POSITIONS, EXACT_TILES};
-pub use engine::{dispatch, WithEngine, MAX_CELLS};
+pub use engine::{check_size, dispatch, WithEngine, MAX_CELLS};
 pub use fast::{SEEDED_PART, SEEDED_PENALTY, SEEDED_RUNS, SEEDED_SHARE};
 pub use fewest_moves::{
     CROSSING_REACH_AFTER, PROOF_ANYTIME_MIN, PROOF_ANYTIME_WORK, PROVABLE_CELLS,
