@@ -27,6 +27,8 @@ pub enum InputError {
     File { path: String, err: std::io::Error },
     #[error("cannot read board file {0}: no such file")]
     NoSuchFile(String),
+    #[error("cannot read board file {0}: it is a directory")]
+    Directory(String),
     #[error("cannot read board file {0}: it is a picture (`tumble solve --image` reads one)")]
     PictureAsBoard(String),
     #[error("a {width}×{height} board is not the usual size of any game: say which with --game")]
@@ -206,7 +208,13 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
         return Ok(s);
     }
     let path = Path::new(arg);
-    if path.is_file() {
+    // Whatever is there and is not a directory is read: a file, and also a pipe or a
+    // device (`tumble solve <(tumble gen …)` names `/dev/fd/63`).
+    let found = std::fs::metadata(path);
+    if found.as_ref().is_ok_and(|m| m.is_dir()) {
+        return Err(InputError::Directory(arg.to_string()));
+    }
+    if found.is_ok() {
         let bytes = std::fs::read(path).map_err(|err| InputError::File {
             path: arg.to_string(),
             err,
@@ -223,7 +231,7 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
             }
         });
     }
-    if arg.contains('/') || arg.contains('\\') || path.is_dir() || names_a_file(arg) {
+    if arg.contains('/') || arg.contains('\\') || names_a_file(arg) {
         return Err(InputError::NoSuchFile(arg.to_string()));
     }
     Ok(arg.to_string())

@@ -80,7 +80,10 @@ fn assert_check_clears(game: &str, board: &str, clicks: &[Cell]) {
     let moves = moves_arg(clicks);
     let (code, out, err) = run(&["check", "--game", game, board, &moves], None);
     assert_eq!(code, 0, "check failed: {err}\n{out}");
-    let want = format!("cleared in {} moves", clicks.len());
+    let want = match clicks.len() {
+        1 => "cleared in 1 move\n".to_string(),
+        n => format!("cleared in {n} moves\n"),
+    };
     assert!(out.contains(&want), "check should print {want:?}:\n{out}");
 }
 
@@ -311,7 +314,7 @@ fn check_reports_a_board_left_unclear() {
     .unwrap();
     let (code, out, _) = run(&["check", "--game", "former", board, "(2,2)"], None);
     assert_eq!(code, 0);
-    let want = format!("not cleared: {} tiles left after 1 moves", end.tiles());
+    let want = format!("not cleared: {} tiles left after 1 move\n", end.tiles());
     assert!(out.contains(&want), "{out}");
 }
 
@@ -402,6 +405,21 @@ fn bench_compares_with_the_expected_optima() {
         named += 1;
     }
     assert_eq!(named, 3);
+    // a directory is named as one; a pipe is read as a file is (`solve <(tumble gen …)`)
+    let dir = std::env::temp_dir();
+    assert_error(
+        &["solve", dir.to_str().unwrap()],
+        None,
+        &["it is a directory"],
+    );
+    if cfg!(target_os = "linux") {
+        let (code, out, err) = run(
+            &["solve", "--game", "former", "/dev/stdin"],
+            Some("AB\nAB\n"),
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("optimal: 2 moves (proven)"), "{out}");
+    }
     // a board file whose first letters are a picture format's signature (BMP's "BM") is
     // still a board
     let bm = temp_file("bm-board.txt", "BMBM\nMBMB\nBBMM\n");

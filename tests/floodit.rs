@@ -82,7 +82,7 @@ fn centre_start_is_the_middle_cell() {
         ])
         .assert()
         .success()
-        .stdout(contains("solved in 1 moves"));
+        .stdout(contains("solved in 1 move\n"));
 }
 
 #[test]

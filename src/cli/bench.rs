@@ -75,7 +75,7 @@ pub fn totals_lines(totals: &Totals) -> Vec<String> {
             totals.nodes
         ),
         format!(
-            "time: total {:.3}s, median {:.3}s, p90 {:.3}s, p99 {:.3}s, max {:.3}s{}, wall {:.3}s ({} board{} at a time); peak memory {}",
+            "time: total {:.3}s, median {:.3}s, p90 {:.3}s, p99 {:.3}s, max {:.3}s{}, wall {:.3}s ({} at a time); peak memory {}",
             totals.total_s,
             totals.median_s,
             totals.p90_s,
@@ -85,8 +85,7 @@ pub fn totals_lines(totals: &Totals) -> Vec<String> {
                 .first_max_ms
                 .map_or(String::new(), |m| format!(" (first solution within {:.0} ms)", m)),
             totals.wall_s,
-            totals.jobs,
-            if totals.jobs == 1 { "" } else { "s" },
+            super::count(totals.jobs as u64, "board"),
             totals
                 .peak_memory_mib
                 .map_or("unknown".into(), |m| format!("{m:.0} MiB"))

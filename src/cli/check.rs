@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
+use super::count;
+
 use tumble::check::{check, End};
 use tumble::input::{dated_board, read_board_text, setup_from, InputError, RuleChoices};
 
@@ -32,13 +34,16 @@ pub fn run(args: &[String], date: Option<String>, mut rules: RuleChoices) -> Res
         println!("illegal move {n}: {why}");
         return Ok(ExitCode::from(1));
     }
-    let n = c.steps.len();
+    let n = count(c.steps.len() as u64, "move");
     match c.end {
-        Some(End::OneColour) => println!("solved in {n} moves"),
-        Some(End::ColoursLeft(k)) => println!("not solved: {k} colours left after {n} moves"),
-        Some(End::Cleared) => println!("cleared in {n} moves"),
+        Some(End::OneColour) => println!("solved in {n}"),
+        Some(End::ColoursLeft(k)) => {
+            println!("not solved: {} left after {n}", count(k as u64, "colour"))
+        }
+        Some(End::Cleared) => println!("cleared in {n}"),
         Some(End::NotCleared { tiles, moves_left }) => println!(
-            "not cleared: {tiles} tiles left after {n} moves{}",
+            "not cleared: {} left after {n}{}",
+            count(tiles as u64, "tile"),
             if moves_left { "" } else { " (no moves left)" }
         ),
         None => {}

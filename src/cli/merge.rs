@@ -47,11 +47,10 @@ pub fn run(args: MergeArgs) -> Result<ExitCode> {
             println!("{l}");
         }
         println!(
-            "merged: {} of {} boards from {} file{}",
+            "merged: {} of {} boards from {}",
             m.rows.len(),
             m.set,
-            files.len(),
-            if files.len() == 1 { "" } else { "s" }
+            super::count(files.len() as u64, "file")
         );
         for p in &problems {
             println!("{p}");

@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::args::SizeArgs;
+use super::count;
 use tumble::input::{
     dated_board, read_board_text, read_image_board, setup_from, InputError, RuleChoices,
     SearchChoices,
@@ -34,17 +35,18 @@ fn print_progress(p: Progress, objective: Objective) {
             elapsed,
         } => {
             let tiles = if tiles_left > 0 || objective == Objective::Tiles {
-                format!(", {tiles_left} tiles left")
+                format!(", {} left", count(tiles_left as u64, "tile"))
             } else {
                 String::new()
             };
+            let moves = count(moves as u64, "move");
             if objective == Objective::Score {
                 println!(
-                    "[{}] solution: score {score}, {moves} moves{tiles}",
+                    "[{}] solution: score {score}, {moves}{tiles}",
                     secs(elapsed)
                 );
             } else {
-                println!("[{}] solution: {moves} moves{tiles}", secs(elapsed));
+                println!("[{}] solution: {moves}{tiles}", secs(elapsed));
             }
         }
         Progress::LowerBound { bound, elapsed } => {
@@ -60,14 +62,12 @@ fn print_report(r: &Report, memory: usize) {
     let tiles = r.objective == Objective::Tiles || r.tiles_left > 0;
     let what = if tiles {
         format!(
-            "{} tile{} left in {} move{}",
-            r.tiles_left,
-            if r.tiles_left == 1 { "" } else { "s" },
-            r.length,
-            if r.length == 1 { "" } else { "s" }
+            "{} left in {}",
+            count(r.tiles_left as u64, "tile"),
+            count(r.length as u64, "move")
         )
     } else {
-        format!("{} move{}", r.length, if r.length == 1 { "" } else { "s" })
+        count(r.length as u64, "move")
     };
     if let Some(n) = &r.note {
         println!("note: {n}");
@@ -159,12 +159,11 @@ pub fn run(
             println!("{n}");
         }
         println!(
-            "{} {}×{}, {} colour{}:",
+            "{} {}×{}, {}:",
             setup.game,
             grid.width(),
             grid.height(),
-            grid.colours(),
-            if grid.colours() == 1 { "" } else { "s" }
+            count(grid.colours() as u64, "colour")
         );
         println!("{grid}");
         println!();
