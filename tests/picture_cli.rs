@@ -136,6 +136,26 @@ fn solve_reads_a_screenshot_and_draws_its_answer() {
         text.matches("<rect").count() > 11 * 48 / 2,
         "panels of tiles"
     );
+    // a picture that cannot be written is refused before the search: nothing is printed
+    // but the one line
+    let dir_named_png = temp("a-folder.png");
+    std::fs::create_dir_all(&dir_named_png).unwrap();
+    let mut refused = 0;
+    for (path, words) in [
+        (temp("steps.jpg"), "use a .png or .svg file name"),
+        (temp("no-such-folder").join("steps.png"), "no directory"),
+        (dir_named_png.clone(), "it is a directory"),
+    ] {
+        let path = path.to_str().unwrap();
+        let (code, out, err) = tumble(&["solve", dust, "--game", "dust", "--render", path]);
+        assert_eq!(code, 2, "{path}: {err}");
+        assert!(out.is_empty(), "{path}: searched first:\n{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(path) && err.contains(words), "{err}");
+        refused += 1;
+    }
+    assert_eq!(refused, 3);
+    std::fs::remove_dir(dir_named_png).ok();
 }
 
 #[test]

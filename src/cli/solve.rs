@@ -14,7 +14,7 @@ use tumble::input::{
     dated_board, read_board_text, read_image_board, setup_from, InputError, RuleChoices,
     SearchChoices,
 };
-use tumble::picture::{save_steps, solution_panels, Style};
+use tumble::picture::{check_output, save_steps, solution_panels, Style};
 use tumble::rules::{Game, Objective};
 use tumble::solve::{solve, Progress, Report};
 
@@ -134,6 +134,14 @@ pub fn run(
     json: bool,
     render: Option<&Path>,
 ) -> Result<ExitCode> {
+    // (a picture that cannot be written is said before the search, not after it)
+    let picture_error = |path: &Path, err| InputError::Picture {
+        path: path.display().to_string(),
+        err,
+    };
+    if let Some(path) = render {
+        check_output(path).map_err(|err| picture_error(path, err))?;
+    }
     let text = match (&input.board, &input.date, &input.image) {
         (Some(b), _, _) => read_board_text(b)?,
         (None, Some(d), _) => dated_board(d, &mut rules)?,
@@ -179,12 +187,8 @@ pub fn run(
             report.moves.iter().map(|m| m.x.zip(m.y)).collect();
         let start = (setup.game == Game::Floodit).then(|| setup.floodit_start_on(grid));
         let (boards, picks) = solution_panels(grid, &report.boards, &clicks, start);
-        save_steps(path, &boards, &picks, Some(setup.game), &Style::default()).map_err(|err| {
-            InputError::Picture {
-                path: path.display().to_string(),
-                err,
-            }
-        })?;
+        save_steps(path, &boards, &picks, Some(setup.game), &Style::default())
+            .map_err(|err| picture_error(path, err))?;
     }
     if json {
         println!("{}", serde_json::to_string(&report)?);

@@ -67,8 +67,8 @@ pub use read::{
     decode, is_picture, overlay, read, read_image, ReadOptions, Reading, MAX_PIXELS, MAX_SIDE,
 };
 pub use render::{
-    flood_group, render, render_steps, render_steps_svg, render_svg, save_board, save_steps,
-    solution_panels, Pick, Style,
+    check_output, flood_group, render, render_steps, render_steps_svg, render_svg, save_board,
+    save_steps, solution_panels, Pick, Style,
 };
 
 /// NRK Former's tile colours and their letters: orange, pink, green, blue.

@@ -459,6 +459,24 @@ pub fn render_steps_svg(
 }
 
 /// Is `path` a `.png` (false) or `.svg` (true) file name?
+/// Whether a picture may be written to `path`, checked before the work that makes it (a
+/// solve may take a minute): a `.png` or `.svg` name, not a directory, in a directory
+/// that exists. Whether the file can then be written is only known by writing it.
+pub fn check_output(path: &Path) -> Result<(), PictureError> {
+    is_svg(path)?;
+    if path.is_dir() {
+        return Err(PictureError::Io(std::io::Error::other("it is a directory")));
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    match dir {
+        Some(d) if !d.is_dir() => Err(PictureError::Io(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("no directory {}", d.display()),
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn is_svg(path: &Path) -> Result<bool, PictureError> {
     match path
         .extension()
