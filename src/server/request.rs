@@ -100,8 +100,10 @@ fn choice<T: Copy>(
         .map(|&(_, v)| Some(v))
         .ok_or_else(|| {
             let possible: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            // (escaped, as the value may hold a line break: the error is one line)
             ApiError::bad_request(format!(
-                "invalid value '{value}' for {field} [possible values: {}]",
+                "invalid value '{}' for {field} [possible values: {}]",
+                value.escape_debug(),
                 possible.join(", ")
             ))
         })
@@ -486,6 +488,10 @@ mod tests {
                 "possible values: any, bottom",
             ),
             (
+                br#"{"game":"former","board":"AB","sideways":"le\n\nft"}"#,
+                "invalid value 'le\\n\\nft' for sideways",
+            ),
+            (
                 br#"{"game":"former","board":"AB","time_limit":-1}"#,
                 "\"time_limit\" must be a number of seconds",
             ),
@@ -541,7 +547,7 @@ mod tests {
             assert!(e.message.contains(words), "{e}: expected {words:?}");
             checked += 1;
         }
-        assert_eq!(checked, 19);
+        assert_eq!(checked, 20);
         // null is as good as absent
         let r = SolveRequest::parse(br#"{"game":"dust","board":"GB,BG","time_limit":null}"#);
         assert_eq!(r.unwrap().time_limit, None);
