@@ -198,14 +198,32 @@ impl SearchChoices {
     }
 }
 
+/// The most bytes a board, a board set or a picture read from a file or stdin may take:
+/// far past any real one, so that an endless source (`/dev/zero`, a stream that never
+/// ends) is an error rather than a machine out of memory.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// All of `source`, or an error once it is over [`MAX_INPUT_BYTES`].
+fn read_capped(source: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    source.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        let over = format!("it is over {} MiB", MAX_INPUT_BYTES >> 20);
+        return Err(std::io::Error::other(over));
+    }
+    Ok(bytes)
+}
+
 /// Reads a board argument: a file, `-` for stdin, or the board itself.
 pub fn read_board_text(arg: &str) -> Result<String, InputError> {
     if arg == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(InputError::Stdin)?;
-        return Ok(s);
+        let bytes = read_capped(std::io::stdin().lock()).map_err(InputError::Stdin)?;
+        return String::from_utf8(bytes).map_err(|e| {
+            InputError::Stdin(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                e.utf8_error(),
+            ))
+        });
     }
     let path = Path::new(arg);
     // Whatever is there and is not a directory is read: a file, and also a pipe or a
@@ -215,10 +233,12 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
         return Err(InputError::Directory(arg.to_string()));
     }
     if found.is_ok() {
-        let bytes = std::fs::read(path).map_err(|err| InputError::File {
-            path: arg.to_string(),
-            err,
-        })?;
+        let bytes = std::fs::File::open(path)
+            .and_then(read_capped)
+            .map_err(|err| InputError::File {
+                path: arg.to_string(),
+                err,
+            })?;
         // (only a file that is not text is looked at as a picture: a board whose first
         // letters happen to be some format's signature stays a board)
         return String::from_utf8(bytes).map_err(|e| {
@@ -261,16 +281,14 @@ pub fn read_image_board(
     options: &crate::picture::ReadOptions,
 ) -> Result<(image::RgbImage, crate::picture::Reading), InputError> {
     let bytes = if path == "-" {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut b)
-            .map_err(InputError::Stdin)?;
-        b
+        read_capped(std::io::stdin().lock()).map_err(InputError::Stdin)?
     } else {
-        std::fs::read(path).map_err(|err| InputError::Image {
-            path: path.to_string(),
-            err,
-        })?
+        std::fs::File::open(path)
+            .and_then(read_capped)
+            .map_err(|err| InputError::Image {
+                path: path.to_string(),
+                err,
+            })?
     };
     let picture_error = |err| InputError::Picture {
         path: path.to_string(),

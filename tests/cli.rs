@@ -419,6 +419,17 @@ fn bench_compares_with_the_expected_optima() {
         );
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("optimal: 2 moves (proven)"), "{out}");
+        // an endless source is cut off, not read until memory runs out
+        assert_error(
+            &["solve", "/dev/zero"],
+            None,
+            &["/dev/zero", "over 256 MiB"],
+        );
+        assert_error(
+            &["solve", "--image", "/dev/zero"],
+            None,
+            &["/dev/zero", "over 256 MiB"],
+        );
     }
     // a board file whose first letters are a picture format's signature (BMP's "BM") is
     // still a board

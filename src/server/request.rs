@@ -38,8 +38,8 @@ const SOLVE_FIELDS: [&str; 4] = ["time_limit", "no_proof", "certify", "anytime"]
 const APPLY_FIELDS: [&str; 1] = ["moves"];
 
 /// A JSON body's fields, or a 400 saying why not: not JSON, not an object, or a field
-/// that is not one of `board_fields` or `own` (a misspelt field must not pass for an
-/// absent one, leaving its default in force without a word).
+/// that is neither one of [`BOARD_FIELDS`] nor one of `own` (a misspelt field must not
+/// pass for an absent one, leaving its default in force without a word).
 fn json_fields(body: &[u8], path: &str, own: &[&str]) -> Result<Map<String, Value>, ApiError> {
     let value: Value = serde_json::from_slice(body)
         .map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))?;
