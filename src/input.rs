@@ -204,7 +204,7 @@ impl SearchChoices {
 pub const MAX_INPUT_BYTES: u64 = 256 << 20;
 
 /// All of `source`, or an error once it is over [`MAX_INPUT_BYTES`].
-fn read_capped(source: impl Read) -> std::io::Result<Vec<u8>> {
+pub fn read_capped(source: impl Read) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     source.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {

@@ -512,8 +512,10 @@ fn bad_shards_and_bad_merge_input_are_one_line_errors() {
         "--jsonl",
         s(&renamed_rows),
     ]);
-    let merges: [(Vec<&str>, &str); 5] = [
+    let merges: [(Vec<&str>, &str); 6] = [
         (vec![s(&nowhere)], "nowhere.jsonl"),
+        // an endless source is cut off, not read until memory runs out
+        (vec!["/dev/zero"], "/dev/zero: it is over 256 MiB"),
         (vec![s(&garbage)], "garbage.jsonl line 3"),
         (vec![&files[0], s(&other)], "a set of 5 boards, not 4"),
         (vec![s(&empty)], "no board records"),
@@ -535,6 +537,6 @@ fn bad_shards_and_bad_merge_input_are_one_line_errors() {
         &["a set of 5 boards, not 4"],
     );
     cases += 1;
-    assert_eq!(cases, 11);
+    assert_eq!(cases, 12);
     std::fs::remove_dir_all(&d).ok();
 }

@@ -183,11 +183,13 @@ fn named_in(cut: &str) -> (Option<usize>, Option<String>) {
     (index, name)
 }
 
-/// Reads a whole file; a file that does not exist reads as empty when `may_be_missing`.
+/// Reads a whole file (of at most [`crate::input::MAX_INPUT_BYTES`]); a file that does
+/// not exist reads as empty when `may_be_missing`.
 pub fn read_file(path: &str, may_be_missing: bool) -> Result<Option<String>, BatchError> {
-    let mut text = String::new();
+    let text =
+        |bytes| String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e));
     match File::open(path) {
-        Ok(mut f) => f.read_to_string(&mut text).map(|_| Some(text)),
+        Ok(f) => crate::input::read_capped(f).and_then(text).map(Some),
         Err(e) if may_be_missing && e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
     }
