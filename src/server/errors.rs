@@ -112,10 +112,12 @@ pub const OPTIONS: [&str; 13] = [
 /// An input error's words for an API client: each of the command line's [`OPTIONS`] it
 /// names (`--min-group`) is named as the API's field (`"min_group"`); anything else is
 /// left as it is, quoted text included. An option is `--` at the start or after a
-/// character that cannot end a word, then a known name, then nothing that could go on a
-/// word.
+/// character that neither ends a word nor opens a quote (a value the client sent is
+/// echoed in quotes, and stays as sent), then a known name, then nothing that could go on
+/// a word.
 pub fn api_words(message: &str) -> String {
     let wordy = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let before = |c: char| wordy(c) || c == '"' || c == '\'';
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
     while let Some(at) = rest.find("--") {
@@ -123,7 +125,7 @@ pub fn api_words(message: &str) -> String {
         let after = &rest[at + 2..];
         let len = after.find(|c: char| !wordy(c)).unwrap_or(after.len());
         let name = &after[..len];
-        if !out.ends_with(wordy) && OPTIONS.contains(&name) {
+        if !out.ends_with(before) && OPTIONS.contains(&name) {
             out.push('"');
             out.push_str(&name.replace('-', "_"));
             out.push('"');
@@ -202,13 +204,18 @@ mod tests {
                 "--memory must be at least 1 MiB",
             ),
             ("row \"A--gameB\"", "row \"A--gameB\""),
+            (
+                "--start must be topleft, centre or X,Y, not \"--game\"",
+                "\"start\" must be topleft, centre or X,Y, not \"--game\"",
+            ),
+            ("invalid value '--start'", "invalid value '--start'"),
             ("--games --game-x -- --", "--games --game-x -- --"),
             ("ends with --", "ends with --"),
         ] {
             assert_eq!(api_words(cli), api, "{cli:?}");
             checked += 1;
         }
-        assert_eq!(checked, 10);
+        assert_eq!(checked, 12);
         let e: ApiError = crate::input::InputError::MinGroupZero.into();
         assert_eq!(e.message, "\"min_group\" must be at least 1");
     }
