@@ -465,11 +465,7 @@ pub fn gen_board(
         return Err(InputError::GenColours(k));
     }
     // (a board no engine of the game takes is refused here, not by the solve it is for)
-    if game == Game::Floodit {
-        crate::floodit::check_size(w, h)?;
-    } else {
-        crate::solve::check_size(w, h)?;
-    }
+    crate::solve::check_size(game, w, h)?;
     Ok(crate::generate::generate(w, h, k, seed))
 }
 

@@ -40,7 +40,7 @@ pub fn dispatch<F: WithEngine>(
 
 /// Whether a click board of `width × height` fits an engine, or the error that says it
 /// does not (the same as [`dispatch`]'s).
-pub fn check_size(width: usize, height: usize) -> Result<(), BoardError> {
+pub(super) fn check_click_size(width: usize, height: usize) -> Result<(), BoardError> {
     if fits::<Wide<8>>(width, height) {
         Ok(())
     } else {

@@ -34,7 +34,7 @@ mod replay;
 mod setup;
 
 pub use best_value::{DEFAULT_ANYTIME_LIMIT, EXACT_POSITIONS, EXACT_TILES};
-pub use engine::{check_size, dispatch, WithEngine, MAX_CELLS};
+pub use engine::{dispatch, WithEngine, MAX_CELLS};
 pub use fast::{SEEDED_PART, SEEDED_PENALTY, SEEDED_RUNS, SEEDED_SHARE};
 pub use fewest_moves::{
     CROSSING_REACH_AFTER, PROOF_ANYTIME_MIN, PROOF_ANYTIME_WORK, PROVABLE_CELLS,
@@ -49,6 +49,16 @@ use crate::bits::Bits;
 use crate::click::{Click, ClickBoard, ClickGame};
 use crate::grid::{BoardError, Grid};
 use crate::rules::Game;
+
+/// Whether a board of `width × height` fits an engine of `game` (Flood-It's or a click
+/// game's), or the error a solve of such a board gives.
+pub fn check_size(game: Game, width: usize, height: usize) -> Result<(), BoardError> {
+    if game == Game::Floodit {
+        crate::floodit::check_size(width, height)
+    } else {
+        engine::check_click_size(width, height)
+    }
+}
 
 /// What a click-game search for one objective ended with.
 struct Searched {
