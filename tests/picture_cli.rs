@@ -184,6 +184,28 @@ fn read_writes_an_overlay_the_size_of_the_picture() {
     assert_eq!(canonical(&out), canonical(&board));
     let (a, b) = (image::open(&png).unwrap(), image::open(&over).unwrap());
     assert_eq!((a.width(), a.height()), (b.width(), b.height()));
+    // an overlay is a PNG: another name, or a place it cannot go, is refused before the
+    // picture is read (a picture that is no picture shows which came first)
+    let dir_named_png = temp("overlay-folder.png");
+    std::fs::create_dir_all(&dir_named_png).unwrap();
+    let mut refused = 0;
+    for (path, words) in [
+        (temp("overlay.jpg"), "use a .png file name"),
+        (temp("overlay.svg"), "use a .png file name"),
+        (temp("no-such-folder").join("overlay.png"), "no directory"),
+        (dir_named_png.clone(), "it is a directory"),
+    ] {
+        let path = path.to_str().unwrap();
+        let (code, out, err) = tumble(&["read", "no-such-picture.png", "--overlay", path]);
+        assert_eq!(code, 2, "{path}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(path) && err.contains(words), "{err}");
+        assert!(!std::path::Path::new(path).is_file(), "{path} written");
+        refused += 1;
+    }
+    assert_eq!(refused, 4);
+    std::fs::remove_dir(dir_named_png).ok();
 }
 
 #[test]

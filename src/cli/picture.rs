@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use super::args::SizeArgs;
 use tumble::input::{read_board_text, read_image_board, setup_from, InputError, RuleChoices};
-use tumble::picture::{overlay, save_board, Style};
+use tumble::picture::{check_png_output, overlay, save_board, write_png, Style};
 use tumble::rules::Game;
 
 /// Runs `tumble read`: prints the board read, rows top to bottom.
@@ -17,11 +17,16 @@ pub fn read(
     size: &SizeArgs,
     overlay_to: Option<&Path>,
 ) -> Result<ExitCode> {
+    let picture_error = |out: &Path, err| InputError::Picture {
+        path: out.display().to_string(),
+        err,
+    };
+    if let Some(out) = overlay_to {
+        check_png_output(out).map_err(|err| picture_error(out, err))?;
+    }
     let (img, reading) = read_image_board(image, &size.options(game))?;
     if let Some(out) = overlay_to {
-        overlay(&img, &reading)
-            .save_with_format(out, image::ImageFormat::Png)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+        write_png(out, &overlay(&img, &reading)).map_err(|err| picture_error(out, err))?;
     }
     if let Some(note) = &reading.note {
         eprintln!("note: {note}");

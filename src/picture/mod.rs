@@ -67,8 +67,8 @@ pub use read::{
     decode, is_picture, overlay, read, read_image, ReadOptions, Reading, MAX_PIXELS, MAX_SIDE,
 };
 pub use render::{
-    check_output, flood_group, render, render_steps, render_steps_svg, render_svg, save_board,
-    save_steps, solution_panels, Pick, Style,
+    check_output, check_png_output, flood_group, render, render_steps, render_steps_svg,
+    render_svg, save_board, save_steps, solution_panels, write_png, Pick, Style,
 };
 
 /// NRK Former's tile colours and their letters: orange, pink, green, blue.
@@ -163,6 +163,9 @@ pub enum PictureError {
     /// An output file name whose extension is neither `.png` nor `.svg`.
     #[error("cannot tell the picture format of {0:?}: use a .png or .svg file name")]
     Extension(String),
+    /// An output file name for a picture only a PNG can hold, without `.png`.
+    #[error("this picture is written as a PNG: use a .png file name")]
+    NotPng,
     /// A board or steps list the renderer cannot draw.
     #[error("cannot draw: {0}")]
     Draw(String),

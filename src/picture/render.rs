@@ -458,12 +458,24 @@ pub fn render_steps_svg(
     Ok(out)
 }
 
-/// Is `path` a `.png` (false) or `.svg` (true) file name?
 /// Whether a picture may be written to `path`, checked before the work that makes it (a
 /// solve may take a minute): a `.png` or `.svg` name, not a directory, in a directory
 /// that exists. Whether the file can then be written is only known by writing it.
 pub fn check_output(path: &Path) -> Result<(), PictureError> {
     is_svg(path)?;
+    check_place(path)
+}
+
+/// [`check_output`] for a picture only a PNG can hold (a screenshot with marks drawn on it).
+pub fn check_png_output(path: &Path) -> Result<(), PictureError> {
+    if !has_extension(path, "png") {
+        return Err(PictureError::NotPng);
+    }
+    check_place(path)
+}
+
+/// `path` names no directory, and the directory it is in exists.
+fn check_place(path: &Path) -> Result<(), PictureError> {
     if path.is_dir() {
         return Err(PictureError::Io(std::io::Error::other("it is a directory")));
     }
@@ -477,20 +489,25 @@ pub fn check_output(path: &Path) -> Result<(), PictureError> {
     }
 }
 
-fn is_svg(path: &Path) -> Result<bool, PictureError> {
-    match path
-        .extension()
+fn has_extension(path: &Path, ext: &str) -> bool {
+    path.extension()
         .and_then(|e| e.to_str())
-        .map(|e| e.to_ascii_lowercase())
-        .as_deref()
-    {
-        Some("svg") => Ok(true),
-        Some("png") => Ok(false),
-        _ => Err(PictureError::Extension(path.display().to_string())),
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+}
+
+/// Is `path` a `.png` (false) or `.svg` (true) file name?
+fn is_svg(path: &Path) -> Result<bool, PictureError> {
+    if has_extension(path, "svg") {
+        Ok(true)
+    } else if has_extension(path, "png") {
+        Ok(false)
+    } else {
+        Err(PictureError::Extension(path.display().to_string()))
     }
 }
 
-fn write_png(path: &Path, img: &RgbImage) -> Result<(), PictureError> {
+/// Writes `img` to `path` as a PNG.
+pub fn write_png(path: &Path, img: &RgbImage) -> Result<(), PictureError> {
     img.save_with_format(path, image::ImageFormat::Png)
         .map_err(|e| match e {
             image::ImageError::IoError(io) => PictureError::Io(io),
