@@ -59,16 +59,14 @@ say "2/3 the training run: generated boards of every game"
 boards="$out/boards"
 mkdir -p "$boards"
 # set_of NAME FIRST LAST [gen options]: the generator's boards of seeds FIRST..LAST, one per
-# line, in bench's `name|rows|?` form, in NAME.txt; the game is NAME unless an option says.
+# line, in bench's `name|rows` form, in NAME.txt; the game is NAME unless an option says.
 set_of() {
     local name=$1 first=$2 last=$3
     shift 3
     local game=(--game "$name")
     [[ " $* " == *" --game "* ]] && game=()
-    for seed in $(seq "$first" "$last"); do
-        echo "$name-$seed|$(LLVM_PROFILE_FILE="$raw/gen/%m.profraw" \
-            "$gen" gen "${game[@]}" --seed "$seed" "$@" | paste -sd,)|?"
-    done > "$boards/$name.txt"
+    LLVM_PROFILE_FILE="$raw/gen/%m.profraw" \
+        "$gen" gen "${game[@]}" --seeds "$first..=$last" "$@" > "$boards/$name.txt"
 }
 # Every engine the dispatchers pick has its share: click boards of one word (Former, Figure,
 # dust), four (SameGame 15×15) and eight (20×20); Flood-It boards of two to sixteen words

@@ -30,13 +30,31 @@ pub struct Entry {
     pub exact: bool,
 }
 
+impl Entry {
+    /// The entry as one line of a set, which [`parse`] reads back: `game|board|optimum` for a
+    /// proven optimum of a named game, else `name|board`, with `|record` when there is one.
+    /// The board's rows are joined by commas.
+    pub fn to_line(&self) -> String {
+        let head = match (self.game, self.exact) {
+            (Some(game), true) => game.to_string(),
+            _ => self.name.clone(),
+        };
+        let rows: Vec<&str> = self
+            .board
+            .split(['\n', ','])
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .collect();
+        match self.expected {
+            Some(e) => format!("{head}|{}|{e}", rows.join(",")),
+            None => format!("{head}|{}", rows.join(",")),
+        }
+    }
+}
+
 /// The boards of a set, in order.
 pub fn parse(text: &str) -> Vec<Entry> {
-    let lines: Vec<&str> = crate::grid::without_bom(text)
-        .lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .collect();
+    let lines = content_lines(text);
     if lines.iter().any(|l| l.contains('|')) {
         return fielded(&lines);
     }
@@ -57,6 +75,29 @@ pub fn parse(text: &str) -> Vec<Entry> {
             expected: None,
             exact: false,
         })
+        .collect()
+}
+
+/// The one entry of a text that is a single `game|board|…` or `name|board|…` line (comments
+/// and blank lines aside), as a board file copied from a set may be; `None` for any other
+/// text.
+pub fn single_line(text: &str) -> Option<Entry> {
+    let lines: Vec<&str> = content_lines(text)
+        .into_iter()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    match lines.as_slice() {
+        [line] if line.contains('|') => fielded(&lines).pop(),
+        _ => None,
+    }
+}
+
+/// The lines of a set's text that are not comments, without a byte-order mark or `\r`.
+fn content_lines(text: &str) -> Vec<&str> {
+    crate::grid::without_bom(text)
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !l.trim_start().starts_with('#'))
         .collect()
 }
 
@@ -159,6 +200,82 @@ mod tests {
         assert_eq!(set[2].name, "nrk01");
         assert_eq!(set[2].game, None);
         assert_eq!((set[2].expected, set[2].exact), (Some(12), false));
+    }
+
+    #[test]
+    fn a_board_file_of_one_set_line_is_that_entry() {
+        let mut cases = 0;
+        for (text, game, board) in [
+            (
+                "# a comment\nfigure|ABAB,BABA|7\n",
+                Some(Game::Figure),
+                "ABAB,BABA",
+            ),
+            (
+                "\u{feff}figure|ABAB,BABA|7\r\n\n",
+                Some(Game::Figure),
+                "ABAB,BABA",
+            ),
+            ("2024-11-23|AB,BA|13", None, "AB,BA"),
+        ] {
+            let entry = single_line(text).expect(text);
+            assert_eq!(
+                (entry.game, entry.board.as_str()),
+                (game, board),
+                "{text:?}"
+            );
+            cases += 1;
+        }
+        // a board of its own, or more than one line, is no set line
+        for text in [
+            "AB,BA",
+            "AB\nBA\n",
+            "figure|AB|3\nfigure|BA|3",
+            "AB\nfigure|AB|3",
+        ] {
+            assert_eq!(single_line(text), None, "{text:?}");
+            cases += 1;
+        }
+        assert_eq!(cases, 7);
+    }
+
+    #[test]
+    fn an_entry_written_as_a_line_reads_back_as_itself() {
+        let entry = |name: &str, game, board: &str, expected, exact| Entry {
+            name: name.to_string(),
+            game,
+            board: board.to_string(),
+            expected,
+            exact,
+        };
+        let mut cases = 0;
+        for (e, line) in [
+            (
+                entry("former#1", Some(Game::Former), "AB\nBA\n", Some(3), true),
+                "former|AB,BA|3",
+            ),
+            (
+                entry("2024-11-23", Some(Game::Former), "AB\nBA", None, false),
+                "2024-11-23|AB,BA",
+            ),
+            (
+                entry("nrk01", None, "AAB,ABB", Some(12), false),
+                "nrk01|AAB,ABB|12",
+            ),
+            (
+                entry("figure-7", None, ".A\nBA\n", None, false),
+                "figure-7|.A,BA",
+            ),
+        ] {
+            assert_eq!(e.to_line(), line);
+            let back = single_line(line).expect(line);
+            let rows = |b: &str| b.replace(',', "\n").trim_end().to_string();
+            assert_eq!(rows(&back.board), rows(&e.board), "{line}");
+            assert_eq!((back.expected, back.exact), (e.expected, e.exact), "{line}");
+            assert_eq!(back.game, e.game.filter(|_| e.exact), "{line}");
+            cases += 1;
+        }
+        assert_eq!(cases, 4);
     }
 
     #[test]

@@ -84,6 +84,12 @@ pub enum InputError {
     GenEmpty,
     #[error("--colours must be from 1 to 16, not {0}")]
     GenColours(usize),
+    #[error("--seeds must be A..B, A..=B or one seed A (whole numbers), not {0:?}")]
+    BadSeeds(String),
+    #[error("--seeds {0} holds no seed")]
+    NoSeeds(String),
+    #[error("--seeds {text} holds {count} seeds; at most {max} boards at once", max = MAX_GEN_BOARDS)]
+    TooManySeeds { text: String, count: u128 },
     #[error("{0}: no boards found")]
     NoBoards(String),
     #[error("board {name}: {err}")]
@@ -299,22 +305,6 @@ pub fn read_image_board(
     Ok((img, reading))
 }
 
-/// A game name from a `game|board|...` line, and the board part.
-pub fn split_game_line(text: &str) -> (Option<Game>, String) {
-    let lines: Vec<&str> = crate::grid::without_bom(text)
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .collect();
-    if lines.len() == 1 && lines[0].contains('|') {
-        let mut parts = lines[0].split('|');
-        let game = parts.next().and_then(|g| g.trim().parse().ok());
-        if let (Some(g), Some(board)) = (game, parts.next()) {
-            return (Some(g), board.trim().to_string());
-        }
-    }
-    (None, text.to_string())
-}
-
 /// The game a board of this size most likely is.
 pub fn game_from_size(w: usize, h: usize) -> Option<Game> {
     [Game::Former, Game::Figure, Game::Dust, Game::Samegame]
@@ -336,7 +326,11 @@ pub struct Prepared {
 
 /// Parses the board text and works out the game and rules.
 pub fn setup_from(text: &str, rules: &RuleChoices) -> Result<Prepared, InputError> {
-    let (line_game, board_text) = split_game_line(text);
+    // a line copied from a set: `game|board|optimum` names its game, `name|board|record` not
+    let (line_game, board_text) = match crate::boardset::single_line(text) {
+        Some(entry) => (entry.game, entry.board),
+        None => (None, text.to_string()),
+    };
     let mut grid = Grid::parse(&board_text)?;
     if rules.game.or(line_game) == Some(Game::Floodit) {
         // Flood-It sets write an N×N board as one line of N² colours.
@@ -469,6 +463,56 @@ pub fn gen_board(
     Ok(crate::generate::generate(w, h, k, seed))
 }
 
+/// The most boards one `tumble gen --seeds` makes.
+pub const MAX_GEN_BOARDS: u64 = 1_000_000;
+
+/// The seeds of `--seeds`: `A..B` (B left out, as Rust's `..`), `A..=B` (both included) or
+/// one seed `A`; empty ranges and more than [`MAX_GEN_BOARDS`] seeds are refused.
+pub fn seed_range(text: &str) -> Result<std::ops::RangeInclusive<u64>, InputError> {
+    let bad = || InputError::BadSeeds(text.to_string());
+    let num = |s: &str| s.trim().parse::<u64>().map_err(|_| bad());
+    let (first, last) = match text.split_once("..") {
+        None => (num(text)?, Some(num(text)?)),
+        Some((a, b)) => match b.strip_prefix('=') {
+            Some(b) => (num(a)?, Some(num(b)?)),
+            None => (num(a)?, num(b)?.checked_sub(1)),
+        },
+    };
+    let last = last
+        .filter(|&l| l >= first)
+        .ok_or_else(|| InputError::NoSeeds(text.to_string()))?;
+    let count = u128::from(last - first) + 1;
+    if count > u128::from(MAX_GEN_BOARDS) {
+        return Err(InputError::TooManySeeds {
+            text: text.to_string(),
+            count,
+        });
+    }
+    Ok(first..=last)
+}
+
+/// The boards `tumble gen --seeds` prints: [`gen_board`]'s board of each seed, named
+/// `game-seed`.
+pub fn gen_entries(
+    game: Game,
+    width: Option<usize>,
+    height: Option<usize>,
+    colours: Option<usize>,
+    seeds: std::ops::RangeInclusive<u64>,
+) -> Result<Vec<Entry>, InputError> {
+    seeds
+        .map(|seed| {
+            Ok(Entry {
+                name: format!("{game}-{seed}"),
+                game: Some(game),
+                board: gen_board(game, width, height, colours, seed)?.to_text(),
+                expected: None,
+                exact: false,
+            })
+        })
+        .collect()
+}
+
 /// The board text of NRK Former's board of `date` (`YYYY-MM-DD` or `today`), and the game
 /// made Former in `rules` (an explicit other game is refused).
 pub fn dated_board(date: &str, rules: &mut RuleChoices) -> Result<String, InputError> {
@@ -547,17 +591,33 @@ mod tests {
     }
 
     #[test]
-    fn a_game_line_names_the_game_and_the_board() {
-        let (g, b) = split_game_line("# a comment\nfigure|ABAB,BABA|7\n");
-        assert_eq!(g, Some(Game::Figure));
-        assert_eq!(b, "ABAB,BABA");
-        let (g, b) = split_game_line("AB,BA");
-        assert_eq!((g, b.as_str()), (None, "AB,BA"));
-        let (g, _) = split_game_line("nosuchgame|AB");
-        assert_eq!(g, None);
-        // a file saved with a byte-order mark
-        let (g, b) = split_game_line("\u{feff}figure|ABAB,BABA|7\r\n");
-        assert_eq!((g, b.as_str()), (Some(Game::Figure), "ABAB,BABA"));
+    fn seed_ranges_are_rusts_ranges_and_bounded() {
+        let max = u64::MAX;
+        let mut cases = 0;
+        for (text, range) in [
+            ("3..6", Some(3..=5)),
+            ("3..=6", Some(3..=6)),
+            (" 7 ", Some(7..=7)),
+            ("0..1", Some(0..=0)),
+            ("0..0", None),
+            ("6..=5", None),
+            ("1..", None),
+            ("..4", None),
+            ("a..b", None),
+            ("-1..3", None),
+            ("0..=999999", Some(0..=999_999)),
+            ("0..=1000000", None),
+            ("0..=18446744073709551615", None),
+            ("18446744073709551615", Some(max..=max)),
+        ] {
+            assert_eq!(seed_range(text).ok(), range, "{text:?}");
+            cases += 1;
+        }
+        assert_eq!(cases, 14);
+        let err = seed_range("0..=18446744073709551615")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("18446744073709551616 seeds"), "{err}");
     }
 
     #[test]

@@ -86,14 +86,7 @@ fn main() -> ExitCode {
             tile,
         } => cli::picture::render(&board, &rules.into(), &output, tile),
         Command::Check { args, date, rules } => cli::check::run(&args, date, rules.into()),
-        Command::Gen {
-            game,
-            date,
-            width,
-            height,
-            colours,
-            seed,
-        } => cli::gen::run(game, date, width, height, colours, seed),
+        Command::Gen(args) => cli::gen::run(args),
         Command::Bench(args) => cli::bench::run(args, std::io::stderr().is_terminal()),
         Command::Merge(args) => cli::merge::run(args),
         #[cfg(feature = "server")]

@@ -130,7 +130,10 @@ fn solve_reads_a_file_with_comments_and_crlf() {
         format!("# a board\r\n{rows}\r\n"),
         format!("\u{feff}{rows}\r\n"),
         format!("\u{feff}former|{}|{o}\r\n", r.inline()),
+        // a line copied from a set of named boards with their records
+        format!("# nrk\n2024-11-23|{}|{o}\n", r.inline()),
     ];
+    assert_eq!(texts.len(), 4);
     for (k, text) in texts.iter().enumerate() {
         let path = temp_file(&format!("board{k}.txt"), text);
         let v = solve_json(&["--game", "former", path.to_str().unwrap()], None);
@@ -366,6 +369,78 @@ fn gen_is_reproducible_and_its_boards_solve() {
     let o = bfs_optimum(&r, &rules(Game::Dust)).unwrap();
     let v = solve_json(&["--game", "dust", &r.inline()], None);
     assert_eq!(v["length"].as_u64().unwrap() as usize, o);
+}
+
+#[test]
+fn gen_makes_sets_of_seeds_and_of_days_that_bench_reads() {
+    // a set of seeds: each line is the board `gen --seed` prints, named by its seed
+    let (code, set, err) = run(&["gen", "--game", "figure", "--seeds", "3..=6"], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = set.lines().collect();
+    assert_eq!(lines.len(), 4, "{set}");
+    let mut checked = 0;
+    for (line, seed) in lines.iter().zip(3..) {
+        let (code, board, _) = run(
+            &["gen", "--game", "figure", "--seed", &seed.to_string()],
+            None,
+        );
+        assert_eq!(code, 0);
+        let rows: Vec<&str> = board.lines().collect();
+        assert_eq!(*line, format!("figure-{seed}|{}", rows.join(",")));
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+    // `A..B` leaves B out
+    let (_, upto, _) = run(&["gen", "--game", "figure", "--seeds", "3..6"], None);
+    assert_eq!(upto.lines().collect::<Vec<_>>(), lines[..3]);
+    // a set of days: each line is the board of `gen --date`
+    let (code, days, err) = run(&["gen", "--dates", "2024-11-23..=2024-11-25"], None);
+    assert_eq!(code, 0, "{err}");
+    let (_, day, _) = run(&["gen", "--date", "2024-11-24"], None);
+    assert_eq!(days.lines().count(), 3, "{days}");
+    assert_eq!(
+        days.lines().nth(1).unwrap(),
+        format!("2024-11-24|{}", day.lines().collect::<Vec<_>>().join(","))
+    );
+    // bench reads both, every board by its name
+    let (seeds, dates) = (
+        temp_file("gen-seeds.txt", &set),
+        temp_file("gen-dates.txt", &days),
+    );
+    for (file, game, names, count) in [
+        (&seeds, "figure", vec!["figure-3", "figure-6"], 4),
+        (&dates, "former", vec!["2024-11-23", "2024-11-25"], 3),
+    ] {
+        let (code, out, err) = run(
+            &[
+                "bench",
+                "--jobs",
+                "1",
+                "--game",
+                game,
+                file.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(code, 0, "{err}");
+        for name in names {
+            assert!(out.contains(name), "{name} in\n{out}");
+        }
+        let total = format!("total: {count} boards, {count} proven optimal");
+        assert!(out.contains(&total), "{total} in\n{out}");
+    }
+    // a range that is no range, is empty or is too long, is one line and exit code 2
+    for (seeds, words) in [
+        ("x..4", "--seeds must be"),
+        ("5..5", "holds no seed"),
+        ("6..=5", "holds no seed"),
+        ("1..=2000000", "at most 1000000"),
+    ] {
+        let (code, out, err) = run(&["gen", "--seeds", seeds], None);
+        assert_eq!(code, 2, "{seeds}: {out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(words), "{seeds}: {err}");
+    }
 }
 
 #[test]

@@ -85,28 +85,8 @@ pub enum Command {
         #[command(flatten)]
         rules: RuleArgs,
     },
-    /// Print a reproducible random board.
-    Gen {
-        /// The game, whose usual size and colours are the default.
-        #[arg(long, value_enum, default_value = "former")]
-        game: Game,
-        /// NRK Former's board of this day (`YYYY-MM-DD` or `today`) instead of a random one.
-        #[arg(long, conflicts_with_all = ["width", "height", "colours", "seed"])]
-        date: Option<String>,
-        /// The board's width in tiles (default: the game's). A board must fit the game's
-        /// engine: at most 64 tiles a side and 512 in all (Flood-It: 1024 in all).
-        #[arg(long)]
-        width: Option<usize>,
-        /// The board's height in tiles (default: the game's).
-        #[arg(long)]
-        height: Option<usize>,
-        /// The number of tile colours, 1 to 16 (default: the game's).
-        #[arg(long)]
-        colours: Option<usize>,
-        /// The random seed: the same seed, size and colours give the same board.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    /// Print a reproducible random board, or a set of them.
+    Gen(GenArgs),
     /// Solve a set of boards and print per-board results and totals.
     Bench(BenchArgs),
     /// Merge the JSON-lines files of `bench --jsonl` runs (the shards of a set) and print
@@ -256,6 +236,38 @@ impl From<SearchArgs> for SearchChoices {
             certify: a.certify,
         }
     }
+}
+
+/// `tumble gen`'s arguments.
+#[derive(Args)]
+pub struct GenArgs {
+    /// The game, whose usual size and colours are the default.
+    #[arg(long, value_enum, default_value = "former")]
+    pub game: Game,
+    /// NRK Former's board of this day (`YYYY-MM-DD` or `today`) instead of a random one.
+    #[arg(long, conflicts_with_all = ["width", "height", "colours", "seed", "seeds", "dates"])]
+    pub date: Option<String>,
+    /// A board set of NRK Former's boards of a range of days (`A..B`, `A..=B`, `A..`),
+    /// one `date|board` line each, for `tumble bench`.
+    #[arg(long, conflicts_with_all = ["width", "height", "colours", "seed", "seeds"])]
+    pub dates: Option<String>,
+    /// A board set of the random boards of a range of seeds (`A..B`, `A..=B`), one
+    /// `game-seed|board` line each, for `tumble bench --game GAME`.
+    #[arg(long, conflicts_with = "seed")]
+    pub seeds: Option<String>,
+    /// The board's width in tiles (default: the game's). A board must fit the game's
+    /// engine: at most 64 tiles a side and 512 in all (Flood-It: 1024 in all).
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// The board's height in tiles (default: the game's).
+    #[arg(long)]
+    pub height: Option<usize>,
+    /// The number of tile colours, 1 to 16 (default: the game's).
+    #[arg(long)]
+    pub colours: Option<usize>,
+    /// The random seed: the same seed, size and colours give the same board.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// `tumble bench`'s arguments.

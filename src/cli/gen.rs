@@ -1,31 +1,37 @@
-//! `tumble gen`: prints a reproducible random board, or NRK Former's board of a day.
+//! `tumble gen`: prints a reproducible random board, NRK Former's board of a day, or a board
+//! set of either.
 
 use std::process::ExitCode;
 
 use anyhow::Result;
 
-use tumble::input::{dated_board, gen_board, RuleChoices};
-use tumble::rules::Game;
+use super::args::GenArgs;
+use tumble::input::{dated_board, dated_entries, gen_board, gen_entries, seed_range, RuleChoices};
 
 /// Runs `tumble gen`.
-pub fn run(
-    game: Game,
-    date: Option<String>,
-    width: Option<usize>,
-    height: Option<usize>,
-    colours: Option<usize>,
-    seed: u64,
-) -> Result<ExitCode> {
-    let text = match date {
-        Some(d) => {
-            let mut rules = RuleChoices {
-                game: Some(game),
-                ..RuleChoices::default()
-            };
-            dated_board(&d, &mut rules)?
-        }
-        None => gen_board(game, width, height, colours, seed)?.to_text(),
+pub fn run(args: GenArgs) -> Result<ExitCode> {
+    let mut rules = RuleChoices {
+        game: Some(args.game),
+        ..RuleChoices::default()
     };
-    println!("{}", text.trim_end());
+    let set = if let Some(range) = &args.dates {
+        dated_entries(range, &mut rules)?
+    } else if let Some(seeds) = &args.seeds {
+        let seeds = seed_range(seeds)?;
+        gen_entries(args.game, args.width, args.height, args.colours, seeds)?
+    } else {
+        let text = match &args.date {
+            Some(d) => dated_board(d, &mut rules)?,
+            None => {
+                gen_board(args.game, args.width, args.height, args.colours, args.seed)?.to_text()
+            }
+        };
+        println!("{}", text.trim_end());
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut out = std::io::stdout().lock();
+    for entry in &set {
+        std::io::Write::write_all(&mut out, format!("{}\n", entry.to_line()).as_bytes())?;
+    }
     Ok(ExitCode::SUCCESS)
 }

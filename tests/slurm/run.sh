@@ -165,13 +165,11 @@ say "slurmctld and slurmd up: $(sinfo -h -N -o '%N %T %c CPUs')"
 
 # --- the board set: generated Figure boards, each proven in milliseconds on one thread
 set_file="$dir/out/set.txt"
-for seed in $(seq 1 "$boards"); do
-    echo "figure|$("$tumble" gen --game figure --seed "$seed" | paste -sd,)"
-done >"$set_file"
+"$tumble" gen --game figure --seeds "1..=$boards" >"$set_file"
 
 # --- the array and the merge after it
 ids="$(TUMBLE="$tumble" CPUS_PER_TASK=1 "$root/deploy/slurm/submit.sh" "$shards" "$dir/out" \
-    "$set_file" --time-limit 60)" || fail "submit.sh failed"
+    "$set_file" --game figure --time-limit 60)" || fail "submit.sh failed"
 echo "$ids"
 array="$(echo "$ids" | awk '/^array job/ {print $3}')"
 merge="$(echo "$ids" | awk '/^merge job/ {print $3}')"
@@ -193,7 +191,7 @@ for i in $(seq 1 "$shards"); do
 done
 
 # --- the same set in one process, and the comparison
-"$tumble" bench --json --time-limit 60 "$set_file" >"$dir/out/single.json" \
+"$tumble" bench --json --game figure --time-limit 60 "$set_file" >"$dir/out/single.json" \
     || fail "the single-process bench failed"
 python3 - "$dir/out/merged.json" "$dir/out/single.json" "$shards" "$boards" <<'PY' || fail "the merged totals differ"
 import json, sys
