@@ -137,6 +137,39 @@ fn anytime_never_beats_the_exact_optimum_on_tiny_boards() {
     }
 }
 
+/// `--no-proof` without a time limit on a board whose every line is searched in moments:
+/// the optimum at once, proven, and no search left running until the default time limit.
+#[test]
+fn no_proof_on_a_tiny_board_ends_with_its_optimum() {
+    let mut cases = 0;
+    for (game, objective) in [
+        (Game::Samegame, Objective::Score),
+        (Game::Clickomania, Objective::Tiles),
+    ] {
+        for seed in 1..=4 {
+            let grid = generate(4, 3, 3, seed);
+            let (g, b) = ClickGame::<u64>::new(&grid, rules(game, objective)).unwrap();
+            let q = Objectived::new(&g, objective);
+            let o = SearchOptions::default();
+            let quiet = Control::new(&o, |_, _: &[Click], _| {});
+            let (exact, line) = exhaustive(&q, &b, usize::MAX, &quiet).expect("tiny boards finish");
+            let end = replay(&g, &b, &line).expect("a legal line");
+            let mut setup = Setup::new(game);
+            setup.rules.objective = objective;
+            setup.no_proof = true;
+            let r = solve::solve(&grid, &setup, &mut |_| {}).unwrap();
+            assert!(r.optimal, "{game} seed {seed}: not proven");
+            assert_eq!(r.stopped, None, "{game} seed {seed}");
+            match objective {
+                Objective::Score => assert_eq!(r.score as i64, exact, "{game} seed {seed}"),
+                _ => assert_eq!(r.tiles_left, end.tiles() as usize, "{game} seed {seed}"),
+            }
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, 8);
+}
+
 #[test]
 fn solve_reports_score_and_tiles_that_match_a_replay() {
     for (objective, no_proof) in [

@@ -441,6 +441,10 @@ fn gen_makes_sets_of_seeds_and_of_days_that_bench_reads() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(words), "{seeds}: {err}");
     }
+    // and so is a range of no days
+    let (code, out, err) = run(&["gen", "--dates", "2024-11-25..2024-11-23"], None);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("no boards found"), "{err}");
 }
 
 #[test]

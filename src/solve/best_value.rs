@@ -23,10 +23,15 @@ pub const EXACT_POSITIONS: usize = 50_000;
 /// Boards with more tiles than this skip the exact search for fewest tiles or highest score.
 pub const EXACT_TILES: u32 = 40;
 
+/// With `no_proof`, the exact search still runs up to this many positions (a few
+/// milliseconds): a board whose every line is that quickly searched gets its optimum at once,
+/// where the anytime search would play it over and over until the time limit.
+pub const EXACT_POSITIONS_NO_PROOF: usize = 2_000;
+
 /// Fewest tiles left or highest score: a greedy answer at once, then on boards small
 /// enough (at most [`EXACT_TILES`] tiles) an exact search over positions (at most
-/// [`EXACT_POSITIONS`]); otherwise, or with `no_proof`, the anytime search until the time
-/// limit ([`DEFAULT_ANYTIME_LIMIT`] if none). Every improvement is reported with its time.
+/// [`EXACT_POSITIONS`], or [`EXACT_POSITIONS_NO_PROOF`] with `no_proof`); otherwise the
+/// anytime search until the time limit ([`DEFAULT_ANYTIME_LIMIT`] if none). Every improvement is reported with its time.
 /// With `fast` (the same position in [`samegame`]'s byte engine, for the score), that
 /// engine's beam search is the anytime search. Unless proven, it ran until the user's
 /// interrupt or the anytime search's time limit, and says which.
@@ -62,12 +67,17 @@ pub(super) fn best_value<B: Bits>(
             .send((moves.to_vec(), elapsed));
     });
     ctl.set_target(q.optimistic(start));
-    let exact = !setup.no_proof && start.tiles() <= EXACT_TILES;
+    let exact_positions = if setup.no_proof {
+        EXACT_POSITIONS_NO_PROOF
+    } else {
+        EXACT_POSITIONS
+    };
+    let exact = start.tiles() <= EXACT_TILES;
     let proven = std::thread::scope(|sc| {
         let worker = sc.spawn(|| {
             // A greedy answer at once; the exact search on small boards; else anytime.
             anytime::beam(q, start, 1, &ctl);
-            if exact && anytime::exhaustive(q, start, EXACT_POSITIONS, &ctl).is_some() {
+            if exact && anytime::exhaustive(q, start, exact_positions, &ctl).is_some() {
                 return true;
             }
             anytime_search(
