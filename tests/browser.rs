@@ -1,5 +1,6 @@
 //! The page of `tumble serve` in a real headless Chromium, driven over the DevTools protocol:
-//! paint a board and solve it, load NRK Former by date, upload a screenshot, play and undo.
+//! paint a board and solve it, load NRK Former by date, paste lines of board sets, upload a
+//! screenshot, play and undo.
 //! Every test starts its own `tumble serve --port 0` and its own browser, and saves
 //! screenshots of the page under `target/browser/`. One more has the browser draw Former
 //! pages in NRK's style for `tumble read` (a renderer not ours).
@@ -448,6 +449,56 @@ fn load_former_2024_12_07_by_date_and_solve_it_in_15() {
         "the result line for NRK Former 2024-12-07"
     );
     p.shot("solved");
+}
+
+/// Pasted text as in tumble's files: a line of a board set is its board, and a game line
+/// chooses its game.
+#[test]
+fn paste_lines_of_board_sets_and_each_board_is_loaded() {
+    let _one = one_at_a_time();
+    let former = data::former("2024-12-07");
+    let figure = tumble::generate::generate(5, 5, 4, 3).to_inline();
+    let mut p = Page::open("6-paste", "");
+    p.select_game("former");
+    let mut loaded = 0;
+    for (text, game, board) in [
+        (
+            format!("2024-12-07|{}|15", former.board),
+            "former",
+            &former.board,
+        ),
+        (format!("# a set\nfigure|{figure}|?\n"), "figure", &figure),
+        (
+            format!("former|{}|15", former.board),
+            "former",
+            &former.board,
+        ),
+    ] {
+        p.b.click("#tab-paste");
+        p.b.eval(&format!(
+            "(() => {{ const t = document.querySelector('#board-text'); t.value = {}; \
+             t.dispatchEvent(new Event('input', {{bubbles: true}})); return t.value; }})()",
+            serde_json::to_string(&text).expect("a string")
+        ));
+        p.b.click("#use-text");
+        p.b.wait_for(
+            &format!(
+                "document.querySelector('#board').dataset.board === {}",
+                serde_json::to_string(board).expect("a string")
+            ),
+            &format!("the board of {text:?}"),
+            WAIT,
+        );
+        p.settle();
+        assert_eq!(
+            p.b.text("document.querySelector('#game').value"),
+            game,
+            "{text:?}"
+        );
+        loaded += 1;
+    }
+    assert_eq!(loaded, 3);
+    p.shot("loaded");
 }
 
 #[test]

@@ -80,9 +80,20 @@ async function api(path, options = {}) {
 const postJson = (path, body) =>
   api(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
 
+// The board part of pasted text: `#` lines are comments, and one line of a board set
+// (`game|board|optimum` or `name|board|record`) is its board, as in the files tumble reads.
+function boardPart(text) {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() && !l.trim().startsWith('#'));
+  if (lines.length === 1 && lines[0].includes('|')) {
+    const [head, board = ''] = lines[0].split('|');
+    return { game: head.trim(), board };
+  }
+  return { game: null, board: lines.join('\n') };
+}
+
 function parseRows(text) {
-  return text
-    .split(/[,\n\r;]+/)
+  return boardPart(text)
+    .board.split(/[,\n\r;]+/)
     .map((r) => r.replace(/\s+/g, ''))
     .filter((r) => r.length > 0);
 }
@@ -1006,8 +1017,11 @@ async function howFar() {
 // ---------- entering boards ----------
 
 async function useText() {
-  const rows = parseRows($('#board-text').value);
+  const text = $('#board-text').value;
+  const rows = parseRows(text);
   if (!rows.length) return message('Write the rows of the board first.', 'error');
+  const named = boardPart(text).game;
+  if (named !== S.game.game && S.games.some((g) => g.game === named)) selectGame(named);
   try {
     // The server checks the board (and says what is wrong in the CLI's words).
     await postJson('/api/apply', { game: S.game.game, board: boardText(rows), moves: [], ...rules() });
