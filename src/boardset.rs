@@ -37,6 +37,9 @@ impl Entry {
     pub fn to_line(&self) -> String {
         let head = match (self.game, self.exact) {
             (Some(game), true) => game.to_string(),
+            // `#N` is the name of an unnamed entry, and such a line would read as a comment
+            // (so would one after a byte-order mark, which the first line's loses)
+            _ if self.name.trim_start_matches('\u{feff}').starts_with('#') => String::new(),
             _ => self.name.clone(),
         };
         let rows: Vec<&str> = self
@@ -266,6 +269,7 @@ mod tests {
                 entry("figure-7", None, ".A\nBA\n", None, false),
                 "figure-7|.A,BA",
             ),
+            (entry("#3", None, "AB", Some(4), false), "|AB|4"),
         ] {
             assert_eq!(e.to_line(), line);
             let back = single_line(line).expect(line);
@@ -275,7 +279,7 @@ mod tests {
             assert_eq!(back.game, e.game.filter(|_| e.exact), "{line}");
             cases += 1;
         }
-        assert_eq!(cases, 4);
+        assert_eq!(cases, 5);
     }
 
     #[test]

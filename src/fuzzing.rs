@@ -129,11 +129,26 @@ pub fn check_moves(data: &[u8]) {
     }
 }
 
-/// A board set as `bench` reads it: the entries, each named, and the first few boards read
-/// as `solve` reads them.
+/// A board set as `bench` reads it: the entries, each named, each written as a line
+/// (`gen`'s sets) that reads back as the same board, and the first few boards read as
+/// `solve` reads them.
 pub fn boardset(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let entries = crate::boardset::parse(&text);
+    let rows = |board: &str| -> Vec<String> {
+        board
+            .split(['\n', ','])
+            .map(|r| r.trim().to_string())
+            .filter(|r| !r.is_empty())
+            .collect()
+    };
+    for e in &entries {
+        let line = e.to_line();
+        let back = crate::boardset::single_line(&line)
+            .unwrap_or_else(|| panic!("{e:?} wrote {line:?}, which is no set line"));
+        assert_eq!(rows(&back.board), rows(&e.board), "{e:?} as {line:?}");
+        assert_eq!(back.expected, e.expected, "{e:?} as {line:?}");
+    }
     for e in entries.iter().take(8) {
         assert!(!e.name.is_empty(), "an entry without a name: {e:?}");
         let rules = RuleChoices {
