@@ -104,7 +104,11 @@ pub fn check_moves(data: &[u8]) {
             rest,
         ),
     };
-    let moves = String::from_utf8_lossy(moves);
+    // as `check` reads its argument: moves as written, or JSON
+    let moves = match crate::input::moves_text(String::from_utf8_lossy(moves).into_owned()) {
+        Ok(m) => m,
+        Err(e) => return one_line(e),
+    };
     if let Err(e) = parse_clicks(&moves) {
         one_line(e);
     }

@@ -90,6 +90,12 @@ pub enum InputError {
     NoSeeds(String),
     #[error("--seeds {text} holds {count} seeds; at most {max} boards at once", max = MAX_GEN_BOARDS)]
     TooManySeeds { text: String, count: u128 },
+    #[error("cannot read the moves file {path}: {err}")]
+    MovesFile { path: String, err: std::io::Error },
+    #[error("bad JSON moves: {0}")]
+    MovesJson(String),
+    #[error("give the board and the moves from stdin one at a time: both are -")]
+    BothStdin,
     #[error("{0}: no boards found")]
     NoBoards(String),
     #[error("board {name}: {err}")]
@@ -409,6 +415,93 @@ pub fn parse_start(arg: Option<&str>, grid: &Grid) -> Result<(usize, usize), Inp
             Ok((x, y))
         }
     }
+}
+
+/// The moves argument of `tumble check` as move text: the moves themselves, `-` for standard
+/// input, or a file that holds them. The text is either moves as written (`(7,0) (3,1)`, or
+/// Flood-It's colours `BGRY`) or JSON: `solve --json`'s answer (its `moves`) or a list of
+/// moves, each `{"x":7,"y":0}`, `[7,0]`, `{"colour":"B"}` or `"B"`.
+pub fn read_moves(arg: &str) -> Result<String, InputError> {
+    let file_error = |err| InputError::MovesFile {
+        path: arg.to_string(),
+        err,
+    };
+    let text = if arg == "-" {
+        let bytes = read_capped(std::io::stdin().lock()).map_err(InputError::Stdin)?;
+        String::from_utf8(bytes).map_err(|e| {
+            InputError::Stdin(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                e.utf8_error(),
+            ))
+        })?
+    } else if std::fs::metadata(arg).is_ok_and(|m| !m.is_dir()) {
+        let bytes = std::fs::File::open(arg)
+            .and_then(read_capped)
+            .map_err(file_error)?;
+        String::from_utf8(bytes).map_err(|e| {
+            file_error(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                e.utf8_error(),
+            ))
+        })?
+    } else {
+        arg.to_string()
+    };
+    moves_text(text)
+}
+
+/// Moves as written, or as JSON (see [`read_moves`]), as move text.
+pub fn moves_text(text: String) -> Result<String, InputError> {
+    if text.trim_start().starts_with(['{', '[']) {
+        moves_from_json(&text)
+    } else {
+        Ok(text)
+    }
+}
+
+/// JSON moves (see [`read_moves`]) as move text.
+fn moves_from_json(text: &str) -> Result<String, InputError> {
+    use serde_json::Value;
+    let bad = |what: String| InputError::MovesJson(what);
+    let v: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    let list = match &v {
+        Value::Array(list) => list,
+        Value::Object(o) => o.get("moves").and_then(Value::as_array).ok_or_else(|| {
+            bad("an object must have a \"moves\" list, as solve --json prints".into())
+        })?,
+        _ => return Err(bad("give a list of moves or solve --json's answer".into())),
+    };
+    let mut out = Vec::with_capacity(list.len());
+    for (i, m) in list.iter().enumerate() {
+        let n = i + 1;
+        let whole = |v: &Value| {
+            v.as_u64()
+                .ok_or_else(|| bad(format!("move {n}: {v} is not a whole number ≥ 0")))
+        };
+        let colour = |v: &Value| match v.as_str() {
+            Some(c) if c.chars().count() == 1 && !c.trim().is_empty() => Ok(c.to_string()),
+            _ => Err(bad(format!("move {n}: {v} is not a colour's letter"))),
+        };
+        out.push(match m {
+            Value::Object(o) => match (o.get("x"), o.get("y"), o.get("colour")) {
+                (Some(x), Some(y), _) if !x.is_null() => format!("({},{})", whole(x)?, whole(y)?),
+                (None | Some(Value::Null), None | Some(Value::Null), Some(c)) => colour(c)?,
+                _ => {
+                    return Err(bad(format!(
+                        "move {n} {m} is neither a click {{\"x\":…,\"y\":…}} nor a colour {{\"colour\":…}}"
+                    )))
+                }
+            },
+            Value::Array(xy) if xy.len() == 2 => format!("({},{})", whole(&xy[0])?, whole(&xy[1])?),
+            Value::String(_) => colour(m)?,
+            _ => {
+                return Err(bad(format!(
+                    "move {n} {m} is neither a click nor a colour"
+                )))
+            }
+        });
+    }
+    Ok(out.join(" "))
 }
 
 /// Parses `(x,y)` pairs: `"(7,0) (3,1)"`, also `7,0 3,1`.

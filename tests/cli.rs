@@ -272,6 +272,65 @@ fn check_accepts_a_legal_solution() {
 }
 
 #[test]
+fn check_replays_solve_json_from_a_file_or_stdin() {
+    let mut checked = 0;
+    for (game, board, end) in [
+        ("former", "AAB,ABB,BAA", "cleared in"),
+        ("dust", "ABAB,BABA,AABB", "cleared in"),
+        ("floodit", "ABC,BCA,CAB", "solved in"),
+    ] {
+        let (code, answer, err) = run(&["solve", "--json", "--game", game, board], None);
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&answer).unwrap();
+        let done = format!(
+            "{end} {}",
+            plural(v["length"].as_u64().unwrap() as usize, "move")
+        );
+        let file = temp_file(&format!("answer-{game}.json"), &answer);
+        let list = v["moves"].to_string();
+        for (moves, stdin) in [
+            (file.to_str().unwrap(), None),
+            ("-", Some(answer.as_str())),
+            (list.as_str(), None),
+        ] {
+            let (code, out, err) = run(&["check", "--game", game, board, moves], stdin);
+            assert_eq!(code, 0, "{game} {moves}: {err}");
+            assert!(out.contains(&done), "{game} {moves}: {done} in\n{out}");
+            checked += 1;
+        }
+        std::fs::remove_file(file).ok();
+    }
+    assert_eq!(checked, 9);
+    // pairs, and JSON that is no move list, each one line and exit code 2
+    let (code, out, _) = run(
+        &[
+            "check",
+            "--game",
+            "former",
+            "AAB,ABB,BAA",
+            "[[0,0],[0,0],[1,0],[1,0]]",
+        ],
+        None,
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("cleared in 4 moves"), "{out}");
+    for (moves, words) in [
+        ("{\"length\":3}", "\"moves\" list"),
+        ("[{\"x\":-1,\"y\":0}]", "move 1: -1 is not a whole number"),
+        ("[[0,0],5]", "move 2 5 is neither"),
+        ("[oops", "bad JSON moves"),
+    ] {
+        let (code, _, err) = run(&["check", "--game", "former", "AAB,ABB,BAA", moves], None);
+        assert_eq!(code, 2, "{moves}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(words), "{moves}: {err}");
+    }
+    let (code, _, err) = run(&["check", "-", "-"], Some("AB,BA"));
+    assert_eq!(code, 2);
+    assert!(err.contains("both are -"), "{err}");
+}
+
+#[test]
 fn check_reports_an_illegal_move() {
     // (board, game, moves, number of the illegal move, words of the reason)
     let cases: &[(&str, &str, &str, usize, &str)] = &[

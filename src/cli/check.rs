@@ -7,23 +7,29 @@ use anyhow::Result;
 use super::count;
 
 use tumble::check::{check, End};
-use tumble::input::{dated_board, read_board_text, setup_from, InputError, RuleChoices};
+use tumble::input::{
+    dated_board, read_board_text, read_moves, setup_from, InputError, RuleChoices,
+};
 
 /// Runs `tumble check` on `args` (the board and the moves, or with `date` the moves
 /// alone): exit 1 at an illegal move, else 0.
 pub fn run(args: &[String], date: Option<String>, mut rules: RuleChoices) -> Result<ExitCode> {
+    if matches!(args, [board, moves] if board == "-" && moves == "-") {
+        return Err(InputError::BothStdin.into());
+    }
     let (text, moves) = match (date, args) {
         (Some(d), [moves]) => (dated_board(&d, &mut rules)?, moves),
         (None, [board, moves]) => (read_board_text(board)?, moves),
         (Some(_), _) => return Err(InputError::BoardAndDate.into()),
         (None, _) => anyhow::bail!("check needs a board and the moves (or --date and the moves)"),
     };
+    let moves = read_moves(moves)?;
     let p = setup_from(&text, &rules)?;
     if let Some(n) = &p.note {
         println!("{n}");
     }
     println!("{}", p.grid);
-    let c = check(&p.grid, &p.setup, moves)?;
+    let c = check(&p.grid, &p.setup, &moves)?;
     for (i, (step, after)) in c.steps.iter().enumerate() {
         println!();
         println!("{:>2}. {step}", i + 1);
