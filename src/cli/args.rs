@@ -76,7 +76,8 @@ pub enum Command {
     /// Replay a move list on a board, printing the board after each move.
     Check {
         /// The board (a file, `-` for stdin, or inline), then the moves: `"(7,0) (3,1) ..."`
-        /// for click games, colours for Flood-It. With --date, the moves alone.
+        /// for click games, colours for Flood-It, or `solve --json`'s answer; inline, a file,
+        /// or `-` for stdin. With --date, the moves alone.
         #[arg(num_args = 1..=2, required = true, value_names = ["BOARD", "MOVES"])]
         args: Vec<String>,
         /// NRK Former's board of this day: `YYYY-MM-DD` or `today`.
