@@ -96,6 +96,8 @@ pub enum InputError {
     MovesJson(String),
     #[error("give the board and the moves from stdin one at a time: both are -")]
     BothStdin,
+    #[error("the board's line names {named}, but --game says {chosen}: leave out one of them")]
+    GameConflict { named: Game, chosen: Game },
     #[error("{0}: no boards found")]
     NoBoards(String),
     #[error("board {name}: {err}")]
@@ -330,6 +332,18 @@ pub struct Prepared {
     pub note: Option<String>,
 }
 
+/// The game chosen (`--game`), else the one a board's line names; a line that names
+/// another game than the one chosen is refused, since its optimum is that game's.
+pub fn game_of(chosen: Option<Game>, named: Option<Game>) -> Result<Option<Game>, InputError> {
+    match (chosen, named) {
+        (Some(c), Some(n)) if c != n => Err(InputError::GameConflict {
+            named: n,
+            chosen: c,
+        }),
+        _ => Ok(chosen.or(named)),
+    }
+}
+
 /// Parses the board text and works out the game and rules.
 pub fn setup_from(text: &str, rules: &RuleChoices) -> Result<Prepared, InputError> {
     // a line copied from a set: `game|board|optimum` names its game, `name|board|record` not
@@ -337,13 +351,14 @@ pub fn setup_from(text: &str, rules: &RuleChoices) -> Result<Prepared, InputErro
         Some(entry) => (entry.game, entry.board),
         None => (None, text.to_string()),
     };
+    let chosen = game_of(rules.game, line_game)?;
     let mut grid = Grid::parse(&board_text)?;
-    if rules.game.or(line_game) == Some(Game::Floodit) {
+    if chosen == Some(Game::Floodit) {
         // Flood-It sets write an N×N board as one line of N² colours.
         grid = crate::floodit::square_up(grid);
     }
     let mut note = None;
-    let game = match rules.game.or(line_game) {
+    let game = match chosen {
         Some(g) => g,
         None => {
             let g = game_from_size(grid.width(), grid.height()).ok_or(InputError::UnknownSize {

@@ -528,6 +528,27 @@ fn bench_compares_with_the_expected_optima() {
     let (code, out, _) = run(&["bench", bad.to_str().unwrap()], None);
     assert_eq!(code, 1, "a wrong expected optimum is a failure: {out}");
     assert!(out.contains("MISMATCH"), "{out}");
+    assert!(
+        out.contains("3 proven answers differ from the expected optimum"),
+        "{out}"
+    );
+    // a game line's optimum is its game's: another --game is refused, not compared
+    let (code, out, err) = run(
+        &["bench", "--game", "samegame", good.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("board former#1: the board's line names former, but --game says samegame"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["solve", "--game", "dust", &wrong[0]], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("names former, but --game says dust"), "{err}");
+    let (code, out, err) = run(&["bench", "--game", "figure", good.to_str().unwrap()], None);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("names former"), "{err}");
     std::fs::remove_file(good).ok();
     std::fs::remove_file(bad).ok();
     assert_error(&["bench", "no/such/file.txt"], None, &["no/such/file.txt"]);

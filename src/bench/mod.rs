@@ -52,14 +52,12 @@ fn prepare(
     rules: &RuleChoices,
     search: &SearchChoices,
 ) -> Result<crate::input::Prepared, InputError> {
-    let mut rules = rules.clone();
-    if rules.game.is_none() {
-        rules.game = e.game;
-    }
     let in_board = |err| InputError::InBoard {
         name: e.name.clone(),
         err: Box::new(err),
     };
+    let mut rules = rules.clone();
+    rules.game = crate::input::game_of(rules.game, e.game).map_err(in_board)?;
     let mut p = setup_from(&e.board, &rules).map_err(in_board)?;
     search.apply(&mut p.setup)?;
     Ok(p)

@@ -96,8 +96,13 @@ pub fn totals_lines(totals: &Totals) -> Vec<String> {
     }
     if totals.mismatches > 0 {
         out.push(format!(
-            "{} proven answers differ from the expected optimum",
-            totals.mismatches
+            "{} {} from the expected optimum",
+            super::count(totals.mismatches as u64, "proven answer"),
+            if totals.mismatches == 1 {
+                "differs"
+            } else {
+                "differ"
+            }
         ));
     }
     out
