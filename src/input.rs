@@ -228,16 +228,21 @@ pub fn read_capped(source: impl Read) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Standard input as text, at most [`MAX_INPUT_BYTES`] of it.
+fn stdin_text() -> Result<String, InputError> {
+    let bytes = read_capped(std::io::stdin().lock()).map_err(InputError::Stdin)?;
+    String::from_utf8(bytes).map_err(|e| InputError::Stdin(not_utf8(e)))
+}
+
+/// Bytes that are not UTF-8 text, as the read error they are.
+fn not_utf8(e: std::string::FromUtf8Error) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error())
+}
+
 /// Reads a board argument: a file, `-` for stdin, or the board itself.
 pub fn read_board_text(arg: &str) -> Result<String, InputError> {
     if arg == "-" {
-        let bytes = read_capped(std::io::stdin().lock()).map_err(InputError::Stdin)?;
-        return String::from_utf8(bytes).map_err(|e| {
-            InputError::Stdin(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                e.utf8_error(),
-            ))
-        });
+        return stdin_text();
     }
     let path = Path::new(arg);
     // Whatever is there and is not a directory is read: a file, and also a pipe or a
@@ -261,7 +266,7 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
             }
             InputError::File {
                 path: arg.to_string(),
-                err: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
+                err: not_utf8(e),
             }
         });
     }
@@ -442,23 +447,12 @@ pub fn read_moves(arg: &str) -> Result<String, InputError> {
         err,
     };
     let text = if arg == "-" {
-        let bytes = read_capped(std::io::stdin().lock()).map_err(InputError::Stdin)?;
-        String::from_utf8(bytes).map_err(|e| {
-            InputError::Stdin(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                e.utf8_error(),
-            ))
-        })?
+        stdin_text()?
     } else if std::fs::metadata(arg).is_ok_and(|m| !m.is_dir()) {
         let bytes = std::fs::File::open(arg)
             .and_then(read_capped)
             .map_err(file_error)?;
-        String::from_utf8(bytes).map_err(|e| {
-            file_error(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                e.utf8_error(),
-            ))
-        })?
+        String::from_utf8(bytes).map_err(|e| file_error(not_utf8(e)))?
     } else {
         arg.to_string()
     };
