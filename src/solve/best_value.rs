@@ -23,15 +23,16 @@ pub const EXACT_POSITIONS: usize = 50_000;
 /// Boards with more tiles than this skip the exact search for fewest tiles or highest score.
 pub const EXACT_TILES: u32 = 40;
 
-/// With `no_proof`, the exact search still runs up to this many positions (a few
-/// milliseconds): a board whose every line is that quickly searched gets its optimum at once,
+/// With `no_proof`, the exact search still runs, up to this many positions (little next to
+/// any time limit): a board whose every line is searched so soon gets its optimum at once,
 /// where the anytime search would play it over and over until the time limit.
 pub const EXACT_POSITIONS_NO_PROOF: usize = 2_000;
 
 /// Fewest tiles left or highest score: a greedy answer at once, then on boards small
 /// enough (at most [`EXACT_TILES`] tiles) an exact search over positions (at most
 /// [`EXACT_POSITIONS`], or [`EXACT_POSITIONS_NO_PROOF`] with `no_proof`); otherwise the
-/// anytime search until the time limit ([`DEFAULT_ANYTIME_LIMIT`] if none). Every improvement is reported with its time.
+/// anytime search until the time limit ([`DEFAULT_ANYTIME_LIMIT`] if none). Every
+/// improvement is reported with its time.
 /// With `fast` (the same position in [`samegame`]'s byte engine, for the score), that
 /// engine's beam search is the anytime search. Unless proven, it ran until the user's
 /// interrupt or the anytime search's time limit, and says which.
