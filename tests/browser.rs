@@ -458,6 +458,7 @@ fn paste_lines_of_board_sets_and_each_board_is_loaded() {
     let _one = one_at_a_time();
     let former = data::former("2024-12-07");
     let figure = tumble::generate::generate(5, 5, 4, 3).to_inline();
+    let flood = tumble::generate::generate(4, 4, 3, 5).to_inline();
     let mut p = Page::open("6-paste", "");
     p.select_game("former");
     let mut loaded = 0;
@@ -472,6 +473,12 @@ fn paste_lines_of_board_sets_and_each_board_is_loaded() {
             format!("former|{}|15", former.board),
             "former",
             &former.board,
+        ),
+        // a Flood-It board as the benchmark sets write it: one line of n² colours
+        (
+            format!("floodit|{}", flood.replace(',', "")),
+            "floodit",
+            &flood,
         ),
     ] {
         p.b.click("#tab-paste");
@@ -497,7 +504,7 @@ fn paste_lines_of_board_sets_and_each_board_is_loaded() {
         );
         loaded += 1;
     }
-    assert_eq!(loaded, 3);
+    assert_eq!(loaded, 4);
     p.shot("loaded");
 }
 
