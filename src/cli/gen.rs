@@ -1,6 +1,7 @@
 //! `tumble gen`: prints a reproducible random board, NRK Former's board of a day, or a board
 //! set of either.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -37,7 +38,7 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     };
     let mut out = std::io::stdout().lock();
     for entry in &set {
-        std::io::Write::write_all(&mut out, format!("{}\n", entry.to_line()).as_bytes())?;
+        writeln!(out, "{}", entry.to_line())?;
     }
     Ok(ExitCode::SUCCESS)
 }
