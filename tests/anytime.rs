@@ -53,6 +53,21 @@ fn improvements(
     seen
 }
 
+/// The exact optimum of a tiny board under `objective`, found by searching every line, and
+/// a line worth it (checked by replaying it).
+fn exact_optimum(
+    game: &ClickGame<u64>,
+    board: &tumble::click::ClickBoard<u64>,
+    objective: Objective,
+) -> (i64, Vec<Click>) {
+    let q = Objectived::new(game, objective);
+    let o = SearchOptions::default();
+    let quiet = Control::new(&o, |_, _: &[Click], _| {});
+    let (value, line) = exhaustive(&q, board, usize::MAX, &quiet).expect("tiny boards finish");
+    assert_eq!(value_of(game, objective, board, &line), Some(value));
+    (value, line)
+}
+
 const CASES: [(Game, Objective, usize, usize, usize); 5] = [
     (Game::Former, Objective::Moves, 7, 9, 4),
     (Game::Samegame, Objective::Score, 8, 8, 4),
@@ -102,6 +117,7 @@ fn anytime_solutions_are_legal_worth_their_value_and_improve() {
 
 #[test]
 fn anytime_never_beats_the_exact_optimum_on_tiny_boards() {
+    let mut cases = 0;
     for (game, objective) in [
         (Game::Samegame, Objective::Score),
         (Game::Clickomania, Objective::Tiles),
@@ -111,13 +127,9 @@ fn anytime_never_beats_the_exact_optimum_on_tiny_boards() {
         for seed in 1..=4 {
             let grid = generate(4, 4, 3, seed);
             let (g, b) = ClickGame::<u64>::new(&grid, rules(game, objective)).unwrap();
-            let q = Objectived::new(&g, objective);
-            let o = SearchOptions::default();
-            let quiet = Control::new(&o, |_, _: &[Click], _| {});
-            let (exact, line) = exhaustive(&q, &b, usize::MAX, &quiet).expect("tiny boards finish");
-            assert_eq!(value_of(&g, objective, &b, &line), Some(exact));
+            let (exact, _) = exact_optimum(&g, &b, objective);
             if objective == Objective::Moves {
-                let out = ida_star(&g, &b, &o, None, &mut |_| {});
+                let out = ida_star(&g, &b, &SearchOptions::default(), None, &mut |_| {});
                 assert!(out.proven);
                 assert_eq!(
                     -exact,
@@ -132,9 +144,11 @@ fn anytime_never_beats_the_exact_optimum_on_tiny_boards() {
                     best <= exact,
                     "{game} {objective:?} seed {seed}: {best} > {exact}"
                 );
+                cases += 1;
             }
         }
     }
+    assert_eq!(cases, 32);
 }
 
 /// `--no-proof` without a time limit on a board whose every line is searched in moments:
@@ -149,10 +163,7 @@ fn no_proof_on_a_tiny_board_ends_with_its_optimum() {
         for seed in 1..=4 {
             let grid = generate(4, 3, 3, seed);
             let (g, b) = ClickGame::<u64>::new(&grid, rules(game, objective)).unwrap();
-            let q = Objectived::new(&g, objective);
-            let o = SearchOptions::default();
-            let quiet = Control::new(&o, |_, _: &[Click], _| {});
-            let (exact, line) = exhaustive(&q, &b, usize::MAX, &quiet).expect("tiny boards finish");
+            let (exact, line) = exact_optimum(&g, &b, objective);
             let end = replay(&g, &b, &line).expect("a legal line");
             let mut setup = Setup::new(game);
             setup.rules.objective = objective;
