@@ -81,10 +81,17 @@ fn main() -> ExitCode {
         } => cli::picture::read(&image, game, &size, overlay.as_deref()),
         Command::Render {
             board,
+            date,
             rules,
             output,
             tile,
-        } => cli::picture::render(&board, &rules.into(), &output, tile),
+        } => cli::picture::render(
+            board.as_deref(),
+            date.as_deref(),
+            rules.into(),
+            &output,
+            tile,
+        ),
         Command::Check { args, date, rules } => cli::check::run(&args, date, rules.into()),
         Command::Gen(args) => cli::gen::run(args),
         Command::Bench(args) => cli::bench::run(args, std::io::stderr().is_terminal()),

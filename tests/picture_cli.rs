@@ -82,6 +82,56 @@ fn rendered_boards_of_every_game_read_back_exactly() {
     assert_eq!(cases, 3 * Game::ALL.len());
 }
 
+/// `render --date` draws NRK's board of that day, which reads back as that board; a board
+/// beside the date, or a game other than Former, is refused.
+#[test]
+fn render_draws_the_board_of_a_date() {
+    let mut cases = 0;
+    for day in ["2024-11-23", "2025-06-29", "2026-11-24"] {
+        let png = temp(&format!("date-{day}.png"));
+        let png = png.to_str().unwrap();
+        let (code, _, err) = tumble(&["render", "--date", day, "-o", png]);
+        assert_eq!(code, 0, "{day}: {err}");
+        let (code, out, err) = tumble(&["read", png, "--game", "former"]);
+        assert_eq!(code, 0, "{day}: {err}");
+        let board = former_board(day.parse::<Date>().unwrap())
+            .unwrap()
+            .to_text();
+        assert_eq!(out.trim_end(), board.trim_end(), "{day}");
+        cases += 1;
+    }
+    assert_eq!(cases, 3);
+    let png = temp("date-refused.png");
+    let png = png.to_str().unwrap();
+    common::cli::assert_error(
+        &["render", "--date", "2025-01-01", "AB,BA", "-o", png],
+        None,
+        &["--date", "BOARD"],
+    );
+    common::cli::assert_error(
+        &[
+            "render",
+            "--date",
+            "2025-01-01",
+            "--game",
+            "dust",
+            "-o",
+            png,
+        ],
+        None,
+        &["--date", "dust"],
+    );
+    common::cli::assert_error(
+        &["render", "--date", "2024-11-22", "-o", png],
+        None,
+        &["2024-11-22"],
+    );
+    assert!(
+        !std::path::Path::new(png).exists(),
+        "a refused render writes nothing"
+    );
+}
+
 #[test]
 fn solve_reads_a_screenshot_and_draws_its_answer() {
     let dust = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";

@@ -63,7 +63,11 @@ pub enum Command {
     /// Draw a board as a picture: `.png` or `.svg` by the output's extension.
     Render {
         /// The board: a file, `-` for stdin, or inline.
-        board: String,
+        #[arg(required_unless_present = "date", conflicts_with = "date")]
+        board: Option<String>,
+        /// NRK Former's board of this day: `YYYY-MM-DD` or `today`.
+        #[arg(long)]
+        date: Option<String>,
         #[command(flatten)]
         rules: RuleArgs,
         /// The picture to write.

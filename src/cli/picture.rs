@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::args::SizeArgs;
-use tumble::input::{read_board_text, read_image_board, setup_from, InputError, RuleChoices};
+use tumble::input::{
+    dated_board, read_board_text, read_image_board, setup_from, InputError, RuleChoices,
+};
 use tumble::picture::{check_png_output, overlay, save_board, write_png, Style};
 use tumble::rules::Game;
 
@@ -35,9 +37,21 @@ pub fn read(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs `tumble render`: writes the board as a PNG or SVG picture.
-pub fn render(board: &str, rules: &RuleChoices, output: &Path, tile: u32) -> Result<ExitCode> {
-    let p = setup_from(&read_board_text(board)?, rules)?;
+/// Runs `tumble render`: writes the board (or NRK Former's board of `date`) as a PNG or SVG
+/// picture.
+pub fn render(
+    board: Option<&str>,
+    date: Option<&str>,
+    mut rules: RuleChoices,
+    output: &Path,
+    tile: u32,
+) -> Result<ExitCode> {
+    let text = match (board, date) {
+        (_, Some(d)) => dated_board(d, &mut rules)?,
+        (Some(b), None) => read_board_text(b)?,
+        (None, None) => anyhow::bail!("render needs a board or --date"),
+    };
+    let p = setup_from(&text, &rules)?;
     let style = style(tile)?;
     save_board(output, &p.grid, Some(p.setup.game), &style).map_err(|err| InputError::Picture {
         path: output.display().to_string(),
