@@ -383,6 +383,19 @@ fn generate_former_and_read_agree_with_the_command_line() {
         assert_eq!(d.len(), 10);
         checked += 1;
     }
+    // a solve of a day's board by its date, as `tumble solve --date` does
+    let r = server.post_json(
+        "/api/solve",
+        &serde_json::json!({"date": "2024-12-07", "time_limit": 30}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    let cli: Value =
+        serde_json::from_str(&tumble(&["solve", "--date", "2024-12-07", "--json"])).unwrap();
+    assert_eq!(v["board"], gen(&["--date", "2024-12-07"]));
+    assert_eq!((&v["game"], &v["optimal"]), (&cli["game"], &Value::Bool(true)));
+    assert_eq!(v["length"], cli["length"]);
+    checked += 1;
     for date in ["2024-13-01", "1999-01-01", "yesterday"] {
         let r = server.get(&format!("/api/former/{date}"));
         assert_eq!(r.status, 400, "{date}");
@@ -437,7 +450,7 @@ fn generate_former_and_read_agree_with_the_command_line() {
     let cli = tumble_error(&["read", junk.to_str().unwrap(), "--game", "dust"]);
     assert!(cli.ends_with(&r.error()), "{cli:?} vs {:?}", r.error());
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(checked, 3 + 4 + 3 + 3);
+    assert_eq!(checked, 3 + 4 + 1 + 3 + 3);
 }
 
 #[test]

@@ -93,8 +93,9 @@ impl std::error::Error for ApiError {}
 
 /// The command line's options that the API takes as fields of a body or parameters of a
 /// query, each under the same name in snake case.
-pub const OPTIONS: [&str; 13] = [
+pub const OPTIONS: [&str; 14] = [
     "game",
+    "date",
     "start",
     "min-group",
     "clickable",

@@ -14,16 +14,17 @@ use serde_json::{Map, Value};
 
 use super::errors::ApiError;
 use crate::grid::Grid;
-use crate::input::{setup_from, InputError, Prepared, RuleChoices, SearchChoices};
+use crate::input::{dated_board, setup_from, InputError, Prepared, RuleChoices, SearchChoices};
 use crate::picture::ReadOptions;
 use crate::rules::{Clickable, Game, Objective, Sideways};
 use crate::search::anytime::Method;
 use crate::solve::Setup;
 
 /// The board and rule fields shared by `/api/solve` and `/api/apply`.
-const BOARD_FIELDS: [&str; 7] = [
+const BOARD_FIELDS: [&str; 8] = [
     "game",
     "board",
+    "date",
     "clickable",
     "min_group",
     "sideways",
@@ -77,6 +78,8 @@ fn take<T: DeserializeOwned>(
 struct RawBoard {
     game: Option<String>,
     board: Option<String>,
+    /// NRK Former's board of this day (`YYYY-MM-DD` or `today`), in place of `board`.
+    date: Option<String>,
     clickable: Option<String>,
     min_group: Option<u32>,
     sideways: Option<String>,
@@ -120,6 +123,7 @@ impl RawBoard {
         Ok(RawBoard {
             game: take(fields, "game")?,
             board: take(fields, "board")?,
+            date: take(fields, "date")?,
             clickable: take(fields, "clickable")?,
             min_group: take(fields, "min_group")?,
             sideways: take(fields, "sideways")?,
@@ -131,7 +135,7 @@ impl RawBoard {
     /// The board set up as the command line would, and checked against the engines.
     fn prepare(self) -> Result<Prepared, ApiError> {
         use {Clickable as C, Objective as O, Sideways as S};
-        let rules = RuleChoices {
+        let mut rules = RuleChoices {
             game: self.game.as_deref().map(game).transpose()?,
             clickable: choice(
                 "clickable",
@@ -160,9 +164,16 @@ impl RawBoard {
             )?,
             start: self.start,
         };
-        let board = self
-            .board
-            .ok_or_else(|| ApiError::bad_request("the request has no \"board\""))?;
+        let board = match (self.board, self.date) {
+            (Some(board), None) => board,
+            (None, Some(date)) => dated_board(&date, &mut rules)?,
+            (Some(_), Some(_)) => return Err(InputError::BoardAndDate.into()),
+            (None, None) => {
+                return Err(ApiError::bad_request(
+                    "the request has no \"board\" (nor a \"date\" for NRK Former's board)",
+                ))
+            }
+        };
         let prepared = setup_from(&board, &rules)?;
         fits(&prepared.grid, &prepared.setup)?;
         Ok(prepared)
@@ -471,6 +482,29 @@ mod tests {
         assert_eq!(s.search.deadline(), None);
     }
 
+    /// `"date"` in place of `"board"`: NRK Former's board of that day, under Former's rules.
+    #[test]
+    fn a_date_gives_nrk_formers_board_of_the_day() {
+        let mut checked = 0;
+        for (body, day) in [
+            (
+                &br#"{"date":"2025-01-01","time_limit":1}"#[..],
+                "2025-01-01",
+            ),
+            (br#"{"date":"2026-11-24","game":"former"}"#, "2026-11-24"),
+        ] {
+            let r = SolveRequest::parse(body).unwrap();
+            assert_eq!(r.prepared.setup.game, Game::Former);
+            assert_eq!(r.prepared.grid, former_board(day).unwrap().1, "{day}");
+            checked += 1;
+        }
+        let r = ApplyRequest::parse(br#"{"date":"2025-01-01","moves":[{"x":0,"y":0}]}"#).unwrap();
+        assert_eq!(r.prepared.grid, former_board("2025-01-01").unwrap().1);
+        assert_eq!(r.moves, "(0,0)");
+        checked += 1;
+        assert_eq!(checked, 3);
+    }
+
     #[test]
     fn bad_bodies_are_400_in_the_command_lines_words_with_the_apis_names() {
         let mut checked = 0;
@@ -541,13 +575,23 @@ mod tests {
                 "unknown field \"moves\"",
             ),
             (br#""AB""#, "it must be an object"),
+            (
+                br#"{"board":"AB","date":"2025-01-01"}"#,
+                "give a board or \"date\", not both",
+            ),
+            (
+                br#"{"game":"dust","date":"2025-01-01"}"#,
+                "\"date\" gives NRK Former boards, not dust boards",
+            ),
+            (br#"{"date":"2024-11-22"}"#, "no board for 2024-11-22"),
+            (br#"{"date":"1st of May"}"#, "is not a date"),
         ] {
             let e = SolveRequest::parse(body).unwrap_err();
             assert_eq!(e.status, 400, "{}", String::from_utf8_lossy(body));
             assert!(e.message.contains(words), "{e}: expected {words:?}");
             checked += 1;
         }
-        assert_eq!(checked, 20);
+        assert_eq!(checked, 24);
         // null is as good as absent
         let r = SolveRequest::parse(br#"{"game":"dust","board":"GB,BG","time_limit":null}"#);
         assert_eq!(r.unwrap().time_limit, None);
