@@ -791,6 +791,18 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
         &["33×32", "at most 1024 cells"],
     );
     assert_error(&["frobnicate"], None, &[]);
+    // a screenshot's size options without a screenshot are refused, not ignored
+    let mut sized = 0;
+    for args in [
+        &["solve", "--game", "samegame", "--width", "10"][..],
+        &["solve", "AB,BA", "--game", "samegame", "--height", "3"],
+        &["solve", "--date", "2025-01-01", "--colours", "3"],
+    ] {
+        let option = args[args.len() - 2];
+        assert_error(args, None, &[option, "--image"]);
+        sized += 1;
+    }
+    assert_eq!(sized, 3);
 }
 
 #[test]

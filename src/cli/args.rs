@@ -139,6 +139,17 @@ pub struct SizeArgs {
 }
 
 impl SizeArgs {
+    /// The first of these options given, by its name (`--width`), if any.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            ("--width", self.width),
+            ("--height", self.height),
+            ("--colours", self.colours),
+        ]
+        .into_iter()
+        .find_map(|(name, value)| value.map(|_| name))
+    }
+
     /// The reader's options for `game` and these sizes.
     pub fn options(&self, game: Option<Game>) -> tumble::picture::ReadOptions {
         tumble::picture::ReadOptions {

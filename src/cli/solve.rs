@@ -142,6 +142,12 @@ pub fn run(
     if let Some(path) = render {
         check_output(path).map_err(|err| picture_error(path, err))?;
     }
+    if let (None, Some(option)) = (&input.image, size.first_given()) {
+        anyhow::bail!(
+            "{option} describes a screenshot's board: give it with --image (a board \
+             written as text, or a day's board, shows its own)"
+        );
+    }
     let text = match (&input.board, &input.date, &input.image) {
         (Some(b), _, _) => read_board_text(b)?,
         (None, Some(d), _) => dated_board(d, &mut rules)?,
