@@ -773,6 +773,24 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
         Some("AB,BA\n"),
         &["--memory"],
     );
+    assert_error(
+        &["bench", "--game", "floodit", "--limit", "0", "-"],
+        Some("AB,BA\n"),
+        &["--limit must be at least 1"],
+    );
+    // a file to resume in a folder that does not exist: the one error, no note before it
+    assert_error(
+        &[
+            "bench",
+            "--game",
+            "floodit",
+            "--resume",
+            "/no/such/dir/r.jsonl",
+            "-",
+        ],
+        Some("AB,BA\n"),
+        &["cannot write /no/such/dir/r.jsonl"],
+    );
     assert_error(&["gen", "--colours", "17"], None, &["colours"]);
     assert_error(&["gen", "--width", "0"], None, &["width"]);
     // a board no engine of the game takes is refused by gen, not by the solve after it

@@ -132,6 +132,9 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
     if args.jobs == Some(0) {
         return Err(InputError::NoJobs.into());
     }
+    if args.limit == Some(0) {
+        anyhow::bail!("--limit must be at least 1");
+    }
     let mut rules: RuleChoices = args.rules.into();
     let (mut entries, source) = match (&args.file, &args.dates) {
         (_, Some(range)) => (dated_entries(range, &mut rules)?, range.clone()),
@@ -158,12 +161,15 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
     if lines_on_stdout && args.json {
         anyhow::bail!("--json and --jsonl to stdout both print on stdout: give --jsonl a FILE");
     }
+    // (a file to resume that does not exist yet is said once the output is open: a place
+    // where it cannot be written is the one error)
+    let mut fresh = None;
     let resumed = match &args.resume {
         None => Resumed::default(),
         Some(path) => match read_file(path, true)? {
             Some(text) => resume(&entries, shard, &text, path)?,
             None => {
-                eprintln!("note: {path} does not exist yet: no boards recorded");
+                fresh = Some(path);
                 Resumed::default()
             }
         },
@@ -200,6 +206,9 @@ pub fn run(args: BenchArgs, terminal: bool) -> Result<ExitCode> {
             Some(Box::new(f))
         }
     };
+    if let Some(path) = fresh {
+        eprintln!("note: {path} does not exist yet: no boards recorded");
+    }
     let out = Mutex::new(out);
     let bar = (terminal && !args.json && !lines_on_stdout).then(|| {
         let b = ProgressBar::new(part.len() as u64);
