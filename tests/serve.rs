@@ -393,7 +393,10 @@ fn generate_former_and_read_agree_with_the_command_line() {
     let cli: Value =
         serde_json::from_str(&tumble(&["solve", "--date", "2024-12-07", "--json"])).unwrap();
     assert_eq!(v["board"], gen(&["--date", "2024-12-07"]));
-    assert_eq!((&v["game"], &v["optimal"]), (&cli["game"], &Value::Bool(true)));
+    assert_eq!(
+        (&v["game"], &v["optimal"]),
+        (&cli["game"], &Value::Bool(true))
+    );
     assert_eq!(v["length"], cli["length"]);
     checked += 1;
     for date in ["2024-13-01", "1999-01-01", "yesterday"] {
