@@ -11,7 +11,7 @@
 //! | [`boardset`] | a board set: [`crate::boardset::parse`], then each board as `bench` reads it |
 //! | [`screenshot`] | a picture: [`crate::picture::read`] on the bytes |
 //!
-//! | [`api_json`] | the server's requests (feature `server`): the JSON bodies of `/api/solve` and `/api/apply` (then the moves played), the query strings of `/api/generate` and `/api/read`, the date of `/api/former` |
+//! | [`api_json`] | the server's requests (feature `server`): the JSON bodies of `/api/solve`, `/api/apply` (then the moves played) and `/api/render` (then drawn), the query strings of `/api/generate` and `/api/read`, the date of `/api/former` |
 
 use crate::grid::Grid;
 use crate::input::{parse_clicks, parse_start, setup_from, RuleChoices};
@@ -194,7 +194,7 @@ pub fn screenshot(data: &[u8]) {
 pub fn api_json(data: &[u8]) {
     use crate::server::answer::apply;
     use crate::server::request::{
-        former_board, read_options, ApplyRequest, GenerateRequest, SolveRequest,
+        former_board, read_options, ApplyRequest, GenerateRequest, RenderRequest, SolveRequest,
     };
     let refused = |e: crate::server::ApiError| {
         assert!(
@@ -219,6 +219,11 @@ pub fn api_json(data: &[u8]) {
         1 => {
             if let Err(e) = ApplyRequest::parse(rest).and_then(|r| apply(&r)) {
                 refused(e)
+            }
+            // the same body as a picture to draw, where its fields are render's too
+            match RenderRequest::parse(rest).and_then(|r| crate::server::picture::draw(&r)) {
+                Ok(p) => assert!(!p.bytes.is_empty(), "an empty picture"),
+                Err(e) => refused(e),
             }
         }
         2 => {

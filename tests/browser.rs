@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use cdp::Browser;
 use common::data;
+use image::GenericImageView;
 use serde_json::Value;
 
 const TUMBLE: &str = env!("CARGO_BIN_EXE_tumble");
@@ -449,6 +450,56 @@ fn load_former_2024_12_07_by_date_and_solve_it_in_15() {
         "the result line for NRK Former 2024-12-07"
     );
     p.shot("solved");
+
+    // Save picture downloads the answer's steps as the server draws them: the board before
+    // each move and the cleared board, the size of `tumble solve --render`'s picture of an
+    // answer as long
+    let dir = shots_dir().join("2-former-download");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a download folder");
+    p.b.allow_downloads(&dir);
+    p.b.click("#save-picture");
+    p.b.wait_for(
+        "document.querySelector('#save-picture').dataset.saved",
+        "the answer's picture to be saved",
+        WAIT,
+    );
+    let name =
+        p.b.text("document.querySelector('#save-picture').dataset.saved");
+    assert_eq!(name, format!("tumble-former-{}-moves.png", known.optimum));
+    let file = dir.join(&name);
+    let start = std::time::Instant::now();
+    let saved = loop {
+        // (Chromium writes a `.crdownload` file and renames it when done)
+        if let Ok(img) = image::open(&file) {
+            break img;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "no picture {} downloaded",
+            file.display()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let cli = dir.join("cli-steps.png");
+    let out = Command::new(TUMBLE)
+        .args(["solve", "--date", "2024-12-07", "--render"])
+        .arg(&cli)
+        .output()
+        .expect("tumble solve runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli = image::open(&cli).expect("the command line's picture");
+    assert_eq!(
+        saved.dimensions(),
+        cli.dimensions(),
+        "{} panels",
+        known.optimum + 1
+    );
+    p.shot("saved");
 }
 
 /// Pasted text as in tumble's files: a line of a board set is its board, and a game line

@@ -456,6 +456,115 @@ fn generate_former_and_read_agree_with_the_command_line() {
     assert_eq!(checked, 3 + 4 + 1 + 3 + 3);
 }
 
+/// `/api/render` draws what `tumble render` and `tumble solve --render` draw, byte for byte
+/// at the default tile; a long answer of big boards gets smaller tiles, within the budget.
+#[test]
+fn render_draws_the_pictures_of_the_command_line() {
+    let server = Server::start(&["--jobs", "1"]);
+    let dir = std::env::temp_dir().join(format!("tumble-serve-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let mut checked = 0;
+    // the board alone, PNG and SVG
+    for (format, name) in [("png", "board.png"), ("svg", "board.svg")] {
+        tumble(&["render", DUST, "--game", "dust", "-o", &file(name)]);
+        let r = server.post_json(
+            "/api/render",
+            &serde_json::json!({"game": "dust", "board": DUST, "format": format}),
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+        let want = if format == "png" {
+            "image/png"
+        } else {
+            "image/svg+xml"
+        };
+        assert_eq!(r.header("content-type"), Some(want));
+        assert!(
+            r.body == std::fs::read(file(name)).unwrap(),
+            "{format}: not tumble render's"
+        );
+        checked += 1;
+    }
+    // an answer's steps, as `solve --render` draws them (Flood-It's moves are colours)
+    for (game, board) in [
+        ("dust", DUST.to_string()),
+        ("floodit", "ABC,BCA,CAB".to_string()),
+    ] {
+        let steps = file(&format!("{game}-steps.png"));
+        let answer: Value = serde_json::from_str(&tumble(&[
+            "solve", "--game", game, &board, "--json", "--render", &steps,
+        ]))
+        .unwrap();
+        let r = server.post_json(
+            "/api/render",
+            &serde_json::json!({"game": game, "board": board, "moves": answer["moves"]}),
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert!(
+            r.body == std::fs::read(&steps).unwrap(),
+            "{game}: not solve --render's"
+        );
+        checked += 1;
+    }
+    // a long answer on a 15×15 board: smaller tiles, at most 16 million pixels
+    let board = gen(&["--game", "samegame", "--seed", "3"]);
+    let full = file("samegame-steps.png");
+    let answer: Value = serde_json::from_str(&tumble(&[
+        "solve",
+        "--game",
+        "samegame",
+        &board,
+        "--json",
+        "--no-proof",
+        "--time-limit",
+        "1",
+        "--render",
+        &full,
+    ]))
+    .unwrap();
+    let n = answer["moves"].as_array().unwrap().len();
+    assert!(n >= 30, "{n} moves");
+    let r = server.post_json(
+        "/api/render",
+        &serde_json::json!({"game": "samegame", "board": board, "moves": answer["moves"]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    let img = image::load_from_memory(&r.body).expect("a PNG");
+    let cli = image::open(&full).unwrap();
+    assert!(u64::from(cli.width()) * u64::from(cli.height()) > 16 << 20);
+    assert!(u64::from(img.width()) * u64::from(img.height()) <= 16 << 20);
+    assert!(
+        img.width() < cli.width(),
+        "smaller tiles than the command line's"
+    );
+    checked += 1;
+    // refused: an illegal move (named), a format, a field
+    let r = server.post_json(
+        "/api/render",
+        &serde_json::json!({"game": "dust", "board": DUST, "moves": [{"x": 7, "y": 7}]}),
+    );
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["move"], 1);
+    assert!(r.error().contains("outside the 8×6 board"), "{}", r.error());
+    for (body, words) in [
+        (
+            serde_json::json!({"date": "today", "format": "gif"}),
+            "possible values: png, svg",
+        ),
+        (
+            serde_json::json!({"date": "today", "tile": 8}),
+            "unknown field \"tile\"",
+        ),
+    ] {
+        let r = server.post_json("/api/render", &body);
+        assert_eq!(r.status, 400);
+        assert!(r.error().contains(words), "{}", r.error());
+        checked += 1;
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(checked, 2 + 2 + 1 + 2);
+}
+
 #[test]
 fn events_come_in_order_and_end_with_the_answer() {
     let server = Server::start(&["--jobs", "1"]);

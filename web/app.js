@@ -887,6 +887,38 @@ async function togglePlay() {
   if (S.mode === 'answer') updateStepUi();
 }
 
+// ---------- the answer as a picture ----------
+
+// Downloads the answer step by step as a PNG, drawn by the server as `tumble solve --render`
+// draws it: each board before its move with the group to click outlined.
+async function savePicture() {
+  const d = S.solution;
+  if (!d) return;
+  const moves = d.moves.map((m) => (m.x != null ? { x: m.x, y: m.y } : { colour: m.colour }));
+  const body = { game: S.game.game, board: boardText(S.board), moves, ...rules() };
+  busy(1);
+  try {
+    const res = await fetch('/api/render', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) {
+      const j = await res.json().catch(() => ({}));
+      throw new Error(j.error || `the server answered ${res.status}`);
+    }
+    const url = URL.createObjectURL(await res.blob());
+    const name = `tumble-${S.game.game}-${plural(d.moves.length, 'move')}.png`.replace(/ /g, '-');
+    const a = el('a', { href: url, download: name, hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+    $('#save-picture').dataset.saved = name;
+    message(`Saved ${name}.`);
+  } catch (e) {
+    message(`The picture could not be made: ${e.message}`, 'error');
+  } finally {
+    busy(-1);
+  }
+}
+
 // ---------- playing it yourself ----------
 
 function playBoard() {
@@ -1191,6 +1223,7 @@ async function init() {
     S.play = { moves: d.moves.slice(0, k).map((m) => (m.x != null ? { x: m.x, y: m.y } : m.colour)), boards: d.boards.slice(0, k), removed: (d.removed || []).slice(0, k), steps: d.moves.slice(0, k) };
     setMode('play');
   });
+  $('#save-picture').addEventListener('click', savePicture);
   $('#undo').addEventListener('click', undo);
   $('#restart').addEventListener('click', restart);
   $('#hint').addEventListener('click', hint);

@@ -65,10 +65,5 @@ pub fn style(tile: u32) -> Result<Style> {
     if !(4..=512).contains(&tile) {
         anyhow::bail!("--tile must be from 4 to 512 pixels, not {tile}");
     }
-    Ok(Style {
-        tile,
-        gap: (tile / 12).max(1),
-        margin: tile / 3,
-        ..Style::default()
-    })
+    Ok(Style::with_tile(tile))
 }

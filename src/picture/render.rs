@@ -36,6 +36,15 @@ impl Default for Style {
 }
 
 impl Style {
+    /// The default style with tiles of `tile` pixels, its gaps and margin in proportion.
+    pub fn with_tile(tile: u32) -> Style {
+        Style {
+            tile,
+            gap: (tile / 12).max(1),
+            margin: tile / 3,
+            ..Style::default()
+        }
+    }
     fn pitch(&self) -> u32 {
         self.tile + self.gap
     }
@@ -295,29 +304,45 @@ fn layout(boards: &[Grid], picks: &[Pick], style: &Style) -> Result<Layout, Pict
         };
         groups.push(group);
     }
-    let mut panel = (0, 0);
+    Ok(frame(boards, style, groups))
+}
+
+/// The panels' places for `boards` (at least one), about square: as many columns as the
+/// square root of the boards, each panel as large as the largest board.
+fn frame(boards: &[Grid], style: &Style, groups: Vec<Vec<(usize, usize)>>) -> Layout {
+    let mut panel = (0u64, 0u64);
     for b in boards {
         let (w, h) = style.size(b.width(), b.height());
-        panel = (panel.0.max(w), panel.1.max(h));
+        panel = (panel.0.max(w.into()), panel.1.max(h.into()));
     }
     let scale = (style.tile / 16).max(1);
     let label = font::GLYPH_H * scale + 2 * scale;
-    let columns = (boards.len() as f64).sqrt().ceil() as usize;
+    let columns = (boards.len() as f64).sqrt().ceil().max(1.0) as usize;
     let rows = boards.len().div_ceil(columns);
     let space = style.margin.max(8);
-    let size = (
-        columns as u32 * panel.0 + (columns as u32 + 1) * space,
-        rows as u32 * (panel.1 + label) + (rows as u32 + 1) * space,
+    let (c, r, s, l) = (
+        columns as u64,
+        rows as u64,
+        u64::from(space),
+        u64::from(label),
     );
-    Ok(Layout {
+    // (in u64: a long answer of big boards may pass u32's pixels, which `steps_size` says)
+    let size = (c * panel.0 + (c + 1) * s, r * (panel.1 + l) + (r + 1) * s);
+    let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    Layout {
         columns,
-        panel,
+        panel: (clamp(panel.0), clamp(panel.1)),
         label,
         scale,
         space,
-        size,
+        size: (clamp(size.0), clamp(size.1)),
         groups,
-    })
+    }
+}
+
+/// The pixel size of [`render_steps`]' picture of `boards` in `style`.
+pub fn steps_size(boards: &[Grid], style: &Style) -> (u32, u32) {
+    frame(boards, style, Vec::new()).size
 }
 
 impl Layout {
@@ -504,6 +529,14 @@ fn is_svg(path: &Path) -> Result<bool, PictureError> {
     } else {
         Err(PictureError::Extension(path.display().to_string()))
     }
+}
+
+/// `img` as the bytes of a PNG file.
+pub fn png_bytes(img: &RgbImage) -> Result<Vec<u8>, PictureError> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut out, image::ImageFormat::Png)
+        .map_err(|e| PictureError::Draw(e.to_string()))?;
+    Ok(out.into_inner())
 }
 
 /// Writes `img` to `path` as a PNG.

@@ -16,7 +16,7 @@ use tokio::sync::OwnedSemaphorePermit;
 
 use super::answer::{self, games as games_answer};
 use super::errors::ApiError;
-use super::request::{self, ApplyRequest, GenerateRequest, SolveRequest};
+use super::request::{self, ApplyRequest, GenerateRequest, RenderRequest, SolveRequest};
 use super::{State as AppState, BODY_LIMIT};
 use crate::input::{game_from_size, gen_board};
 
@@ -140,14 +140,11 @@ pub async fn read(
 ) -> Result<Json<Value>, ApiError> {
     let options = request::read_options(query.as_deref().unwrap_or(""))?;
     let body = read_body(&state, &headers, body).await?;
-    let slot = state.reads.enter()?.start().await;
     let game = options.game;
-    let reading = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        crate::picture::read(&body.bytes, &options)
+    let reading = picture_work(&state, "read", move || {
+        Ok(crate::picture::read(&body.bytes, &options)?)
     })
-    .await
-    .map_err(|e| ApiError::internal(format!("the read failed: {e}")))??;
+    .await?;
     let grid = reading.grid;
     let game = game.or_else(|| game_from_size(grid.width(), grid.height()));
     Ok(Json(json!({
@@ -157,6 +154,40 @@ pub async fn read(
         "height": grid.height(),
         "colours": grid.colours(),
     })))
+}
+
+/// Runs `work` (reading or drawing a picture: `what`) on the blocking pool, in a slot of the
+/// picture queue (a 429 when its queue is full).
+async fn picture_work<T: Send + 'static>(
+    state: &AppState,
+    what: &str,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let slot = state.pictures.enter()?.start().await;
+    tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        work()
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the {what} failed: {e}")))?
+}
+
+/// `POST /api/render`: a board, or an answer's steps, as a PNG (or SVG) picture
+/// ([`super::picture::draw`]), drawn on the blocking pool in a slot of the picture queue.
+pub async fn render(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let body = read_body(&state, &headers, body).await?;
+    let request = RenderRequest::parse(&body)?;
+    drop(body);
+    let picture = picture_work(&state, "drawing", move || super::picture::draw(&request)).await?;
+    Ok((
+        [(header::CONTENT_TYPE, picture.content_type)],
+        picture.bytes,
+    )
+        .into_response())
 }
 
 /// `POST /api/solve`: JSON once done, or server-sent events with

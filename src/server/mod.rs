@@ -26,6 +26,7 @@ pub mod answer;
 pub mod api;
 pub mod errors;
 pub mod files;
+pub mod picture;
 pub mod queue;
 pub mod request;
 pub mod solve;
@@ -104,8 +105,8 @@ pub struct State {
     pub config: Config,
     /// The solve slots and queue.
     pub solves: Arc<Queue>,
-    /// The screenshot-reading slots and queue.
-    pub reads: Arc<Queue>,
+    /// The slots and queue of the picture work: screenshots read, answers drawn.
+    pub pictures: Arc<Queue>,
     /// The solves admitted, by id.
     pub register: Arc<Solves>,
     /// The table memory of each solve, in bytes.
@@ -120,7 +121,7 @@ impl State {
         let jobs = config.jobs.max(1);
         State {
             solves: Queue::new("solves", jobs, 2 * jobs),
-            reads: Queue::new("reads", jobs, 2 * jobs),
+            pictures: Queue::new("pictures", jobs, 2 * jobs),
             register: Arc::new(Solves::default()),
             memory_per_solve: config.memory_per_solve(),
             bodies: Arc::new(tokio::sync::Semaphore::new(BODIES_IN_MEMORY)),
@@ -168,6 +169,7 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/api/former/{date}", get(api::former))
         .route("/api/apply", post(api::apply))
         .route("/api/read", post(api::read))
+        .route("/api/render", post(api::render))
         .route("/api/solve", post(api::solve))
         .route("/api/solve/{id}/stop", post(api::stop))
         .fallback(api::not_found)

@@ -38,6 +38,9 @@ const SOLVE_FIELDS: [&str; 4] = ["time_limit", "no_proof", "certify", "anytime"]
 /// The fields of `/api/apply` beside [`BOARD_FIELDS`].
 const APPLY_FIELDS: [&str; 1] = ["moves"];
 
+/// The fields of `/api/render` beside [`BOARD_FIELDS`].
+const RENDER_FIELDS: [&str; 2] = ["moves", "format"];
+
 /// A JSON body's fields, or a 400 saying why not: not JSON, not an object, or a field
 /// that is neither one of [`BOARD_FIELDS`] nor one of `own` (a misspelt field must not
 /// pass for an absent one, leaving its default in force without a word).
@@ -300,6 +303,16 @@ fn move_text(n: usize, m: &Value, floodit: bool) -> Result<String, ApiError> {
     }
 }
 
+/// A request's `"moves"` in `tumble check`'s syntax (see [`move_text`]).
+fn moves_text(moves: &[Value], floodit: bool) -> Result<String, ApiError> {
+    let moves = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| move_text(i + 1, m, floodit))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(moves.join(if floodit { "" } else { " " }))
+}
+
 impl ApplyRequest {
     /// Parses and checks the JSON body of `/api/apply`: the board fields of
     /// [`SolveRequest::parse`] and `"moves"`, clicks `[{"x":2,"y":0},…]` or Flood-It
@@ -310,15 +323,47 @@ impl ApplyRequest {
         let moves: Option<Vec<Value>> = take(&mut fields, "moves")?;
         let prepared = board.prepare()?;
         let floodit = prepared.setup.game == Game::Floodit;
-        let moves = moves
-            .ok_or_else(|| ApiError::bad_request("the request has no \"moves\""))?
-            .iter()
-            .enumerate()
-            .map(|(i, m)| move_text(i + 1, m, floodit))
-            .collect::<Result<Vec<_>, _>>()?;
+        let moves = moves.ok_or_else(|| ApiError::bad_request("the request has no \"moves\""))?;
         Ok(ApplyRequest {
+            moves: moves_text(&moves, floodit)?,
             prepared,
-            moves: moves.join(if floodit { "" } else { " " }),
+        })
+    }
+}
+
+/// A checked `/api/render` request: a board, or an answer's steps, to draw.
+#[derive(Clone, Debug)]
+pub struct RenderRequest {
+    /// The board, its game and rules.
+    pub prepared: Prepared,
+    /// The moves to draw step by step, in `tumble check`'s syntax (`None`: the board
+    /// alone).
+    pub moves: Option<String>,
+    /// SVG text rather than a PNG picture.
+    pub svg: bool,
+}
+
+impl RenderRequest {
+    /// Parses and checks the JSON body of `/api/render`: the board fields of
+    /// [`SolveRequest::parse`], `"moves"` as in [`ApplyRequest::parse`] (optional: without
+    /// them the board alone is drawn) and `"format"`, `"png"` (the default) or `"svg"`.
+    pub fn parse(body: &[u8]) -> Result<RenderRequest, ApiError> {
+        let mut fields = json_fields(body, "/api/render", &RENDER_FIELDS)?;
+        let board = RawBoard::take_from(&mut fields)?;
+        let moves: Option<Vec<Value>> = take(&mut fields, "moves")?;
+        let format: Option<String> = take(&mut fields, "format")?;
+        let svg = choice(
+            "format",
+            format.as_deref(),
+            &[("png", false), ("svg", true)],
+        )?
+        .unwrap_or(false);
+        let prepared = board.prepare()?;
+        let floodit = prepared.setup.game == Game::Floodit;
+        Ok(RenderRequest {
+            moves: moves.map(|m| moves_text(&m, floodit)).transpose()?,
+            prepared,
+            svg,
         })
     }
 }
@@ -480,6 +525,37 @@ mod tests {
         let s = r.setup(f64::MAX, 1 << 20);
         assert_eq!(s.search.time_limit, Some(Duration::MAX));
         assert_eq!(s.search.deadline(), None);
+    }
+
+    #[test]
+    fn a_render_body_gives_the_board_its_moves_and_the_format() {
+        let mut checked = 0;
+        for (body, moves, svg) in [
+            (&br#"{"game":"dust","board":"GB,BG"}"#[..], None, false),
+            (
+                br#"{"game":"former","board":"AAB,ABB,BAA","moves":[{"x":2,"y":2}],"format":"SVG"}"#,
+                Some("(2,2)"),
+                true,
+            ),
+            (
+                br#"{"game":"floodit","board":"AB,BC","moves":["B",{"colour":"C"}],"format":"png"}"#,
+                Some("BC"),
+                false,
+            ),
+        ] {
+            let r = RenderRequest::parse(body).unwrap();
+            assert_eq!((r.moves.as_deref(), r.svg), (moves, svg));
+            checked += 1;
+        }
+        for body in [
+            &br#"{"game":"dust","board":"GB,BG","format":"jpeg"}"#[..],
+            br#"{"game":"dust","board":"GB,BG","moves":[3]}"#,
+            br#"{"game":"dust","board":"GB,BG","time_limit":1}"#,
+        ] {
+            assert_eq!(RenderRequest::parse(body).unwrap_err().status, 400);
+            checked += 1;
+        }
+        assert_eq!(checked, 6);
     }
 
     /// `"date"` in place of `"board"`: NRK Former's board of that day, under Former's rules.

@@ -146,6 +146,14 @@ impl Browser {
             .unwrap_or_else(|e| panic!("DevTools {method} failed: {e}"))
     }
 
+    /// Lets the page download files, into `dir`.
+    pub fn allow_downloads(&mut self, dir: &std::path::Path) {
+        self.call(
+            "Browser.setDownloadBehavior",
+            json!({"behavior": "allow", "downloadPath": dir.to_str().expect("a UTF-8 path")}),
+        );
+    }
+
     /// Sends a command to the page and returns its result; panics with the protocol's error.
     pub fn send(&mut self, method: &str, params: Value) -> Value {
         let session = self.session.clone();

@@ -1,0 +1,102 @@
+//! The API's pictures: a board, or an answer's steps, drawn as `tumble render` and `tumble
+//! solve --render` draw them, with tiles as large as [`MAX_PICTURE_PIXELS`] allows.
+
+use serde_json::json;
+
+use super::errors::ApiError;
+use super::request::RenderRequest;
+use crate::grid::Grid;
+use crate::picture::{
+    png_bytes, render, render_steps, render_steps_svg, render_svg, solution_panels, steps_size,
+    Pick, Style,
+};
+use crate::rules::Game;
+
+/// The most pixels a picture of the API may have (48 MiB as RGB): every board a game's
+/// engine takes fits at the largest tile, and an answer of many moves gets smaller tiles.
+pub const MAX_PICTURE_PIXELS: u64 = 16 << 20;
+
+/// The tile sizes tried, largest first: the command line's default, down to one still
+/// readable.
+const TILES: [u32; 6] = [48, 40, 32, 24, 16, 12];
+
+/// A picture and its media type.
+pub struct Picture {
+    pub content_type: &'static str,
+    pub bytes: Vec<u8>,
+}
+
+/// Draws the request's board, or the steps of its moves (each board before a move with the
+/// group to click outlined, then the last board), as a PNG or SVG picture. An illegal move
+/// is a 400 in the words of `tumble check`, naming the move.
+pub fn draw(r: &RenderRequest) -> Result<Picture, ApiError> {
+    let (grid, setup) = (&r.prepared.grid, &r.prepared.setup);
+    let game = Some(setup.game);
+    let Some(moves) = &r.moves else {
+        let style = fitting(|s| s.size(grid.width(), grid.height()))?;
+        return picture(
+            r.svg,
+            || Ok(render_svg(grid, game, &style)),
+            || Ok(render(grid, game, &style)),
+        );
+    };
+    let checked = crate::check::check(grid, setup, moves)?;
+    if let Some((n, why)) = &checked.illegal {
+        return Err(
+            ApiError::bad_request(format!("illegal move {n}: {why}")).with("move", json!(n))
+        );
+    }
+    let after: Vec<Grid> = checked.steps.iter().map(|(_, g)| g.clone()).collect();
+    let clicks: Vec<Option<(usize, usize)>> =
+        checked.steps.iter().map(|(s, _)| s.x.zip(s.y)).collect();
+    let start = (setup.game == Game::Floodit).then(|| setup.floodit_start_on(grid));
+    let (boards, picks): (Vec<Grid>, Vec<Pick>) = solution_panels(grid, &after, &clicks, start);
+    let style = fitting(|s| steps_size(&boards, s))?;
+    picture(
+        r.svg,
+        || Ok(render_steps_svg(&boards, &picks, game, &style)?),
+        || Ok(render_steps(&boards, &picks, game, &style)?),
+    )
+}
+
+/// The style of the largest tile of [`TILES`] whose picture, of the size `size` gives, has
+/// at most [`MAX_PICTURE_PIXELS`]; a 400 when none has.
+fn fitting(size: impl Fn(&Style) -> (u32, u32)) -> Result<Style, ApiError> {
+    let pixels = |s: &Style| {
+        let (w, h) = size(s);
+        u64::from(w) * u64::from(h)
+    };
+    TILES
+        .iter()
+        .map(|&tile| Style::with_tile(tile))
+        .find(|s| pixels(s) <= MAX_PICTURE_PIXELS)
+        .ok_or_else(|| {
+            let smallest = Style::with_tile(TILES[TILES.len() - 1]);
+            let (w, h) = size(&smallest);
+            ApiError::bad_request(format!(
+                "the picture would be {w}×{h} pixels even with tiles of {} pixels; at most {} \
+                 million pixels are drawn (draw fewer moves)",
+                smallest.tile,
+                MAX_PICTURE_PIXELS >> 20
+            ))
+        })
+}
+
+/// The SVG text `svg` makes, or the PNG of the image `png` makes.
+fn picture(
+    as_svg: bool,
+    svg: impl FnOnce() -> Result<String, ApiError>,
+    png: impl FnOnce() -> Result<image::RgbImage, ApiError>,
+) -> Result<Picture, ApiError> {
+    Ok(if as_svg {
+        Picture {
+            content_type: "image/svg+xml",
+            bytes: svg()?.into_bytes(),
+        }
+    } else {
+        Picture {
+            content_type: "image/png",
+            bytes: png_bytes(&png()?)?,
+        }
+    })
+}
