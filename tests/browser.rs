@@ -500,6 +500,7 @@ fn load_former_2024_12_07_by_date_and_solve_it_in_15() {
         known.optimum + 1
     );
     p.shot("saved");
+    p.phone_shot("saved-phone");
 }
 
 /// Pasted text as in tumble's files: a line of a board set is its board, and a game line
