@@ -3,6 +3,7 @@
 
 use crate::grid::Grid;
 use crate::input::{parse_clicks, InputError};
+use crate::picture::{solution_panels, Pick};
 use crate::report::Replayed;
 use crate::rules::{Game, Objective};
 use crate::solve::{has_moves, replay, Setup};
@@ -33,6 +34,19 @@ pub struct Checked {
     /// The SameGame score of the moves, for SameGame and the score objective (when every
     /// move is legal).
     pub score: Option<i64>,
+}
+
+impl Checked {
+    /// The panels of a picture of the legal moves step by step
+    /// ([`render_steps`](crate::picture::render_steps)): `grid` before each move with the
+    /// group to click (Flood-It: the flood), then the board after the last move.
+    pub fn panels(&self, grid: &Grid, setup: &Setup) -> (Vec<Grid>, Vec<Pick>) {
+        let after: Vec<Grid> = self.steps.iter().map(|(_, g)| g.clone()).collect();
+        let clicks: Vec<Option<(usize, usize)>> =
+            self.steps.iter().map(|(s, _)| s.x.zip(s.y)).collect();
+        let start = (setup.game == Game::Floodit).then(|| setup.floodit_start_on(grid));
+        solution_panels(grid, &after, &clicks, start)
+    }
 }
 
 /// Replays `moves` on `grid` under `setup`: colours for Flood-It (`"BCA"`), `(x,y)` pairs

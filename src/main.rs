@@ -82,12 +82,16 @@ fn main() -> ExitCode {
         Command::Render {
             board,
             date,
+            moves,
             rules,
             output,
             tile,
         } => cli::picture::render(
-            board.as_deref(),
-            date.as_deref(),
+            cli::picture::Drawn {
+                board: board.as_deref(),
+                date: date.as_deref(),
+                moves: moves.as_deref(),
+            },
             rules.into(),
             &output,
             tile,

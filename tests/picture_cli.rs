@@ -132,6 +132,61 @@ fn render_draws_the_board_of_a_date() {
     );
 }
 
+/// `render --moves` draws moves step by step as `solve --render` draws its answer, byte for
+/// byte, taking the moves as `check` does (here `solve --json`'s answer, from a file and
+/// from stdin); an illegal move is refused, naming it, and nothing is written.
+#[test]
+fn render_draws_moves_as_solve_render_draws_an_answer() {
+    let mut cases = 0;
+    for (game, board, ext) in [
+        ("dust", common::data::DUST, "png"),
+        ("floodit", "ABCA,BCAB,CABC,ABCA", "svg"),
+        ("former", "AABB,BBAA,ABAB", "png"),
+    ] {
+        let solved = temp(&format!("moves-{game}-solved.{ext}"));
+        let drawn = temp(&format!("moves-{game}-drawn.{ext}"));
+        let (solved, drawn) = (solved.to_str().unwrap(), drawn.to_str().unwrap());
+        let (code, answer, err) =
+            tumble(&["solve", "--game", game, board, "--json", "--render", solved]);
+        assert_eq!(code, 0, "{game}: {err}");
+        let json = temp(&format!("moves-{game}.json"));
+        std::fs::write(&json, &answer).unwrap();
+        for moves in [json.to_str().unwrap(), "-"] {
+            let _ = std::fs::remove_file(drawn);
+            let args = [
+                "render", "--game", game, board, "--moves", moves, "-o", drawn,
+            ];
+            let (code, _, err) = common::cli::run(&args, Some(&answer));
+            assert_eq!(code, 0, "{game}: {err}");
+            assert!(
+                std::fs::read(drawn).unwrap() == std::fs::read(solved).unwrap(),
+                "{game}, moves from {moves}: not solve --render's picture"
+            );
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, 6);
+    let png = temp("moves-illegal.png");
+    let png = png.to_str().unwrap();
+    common::cli::assert_error(
+        &[
+            "render",
+            "--date",
+            "2024-12-07",
+            "--moves",
+            "(0,0) (9,9)",
+            "-o",
+            png,
+        ],
+        None,
+        &["illegal move 2", "(9,9)"],
+    );
+    assert!(
+        !std::path::Path::new(png).exists(),
+        "a refused render writes nothing"
+    );
+}
+
 #[test]
 fn solve_reads_a_screenshot_and_draws_its_answer() {
     let dust = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";

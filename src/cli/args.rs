@@ -68,6 +68,11 @@ pub enum Command {
         /// NRK Former's board of this day: `YYYY-MM-DD` or `today`.
         #[arg(long)]
         date: Option<String>,
+        /// Draw these moves step by step, as `solve --render` draws an answer: the moves as
+        /// `tumble check` takes them (inline, a file, `-` for stdin, or `solve --json`'s
+        /// answer).
+        #[arg(long)]
+        moves: Option<String>,
         #[command(flatten)]
         rules: RuleArgs,
         /// The picture to write.

@@ -6,10 +6,13 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::args::SizeArgs;
+use tumble::check::check;
 use tumble::input::{
-    dated_board, read_board_text, read_image_board, setup_from, InputError, RuleChoices,
+    dated_board, read_board_text, read_image_board, read_moves, setup_from, InputError, RuleChoices,
 };
-use tumble::picture::{check_png_output, overlay, save_board, write_png, Style};
+use tumble::picture::{
+    check_output, check_png_output, overlay, save_board, save_steps, write_png, Style,
+};
 use tumble::rules::Game;
 
 /// Runs `tumble read`: prints the board read, rows top to bottom.
@@ -37,26 +40,44 @@ pub fn read(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs `tumble render`: writes the board (or NRK Former's board of `date`) as a PNG or SVG
-/// picture.
-pub fn render(
-    board: Option<&str>,
-    date: Option<&str>,
-    mut rules: RuleChoices,
-    output: &Path,
-    tile: u32,
-) -> Result<ExitCode> {
-    let text = match (board, date) {
+/// What `tumble render` draws: a board (or NRK Former's board of `date`), and maybe moves
+/// on it.
+pub struct Drawn<'a> {
+    pub board: Option<&'a str>,
+    pub date: Option<&'a str>,
+    pub moves: Option<&'a str>,
+}
+
+/// Runs `tumble render`: writes the board, or its moves step by step, as a PNG or SVG
+/// picture. An illegal move is an error naming it.
+pub fn render(drawn: Drawn, mut rules: RuleChoices, output: &Path, tile: u32) -> Result<ExitCode> {
+    let style = style(tile)?;
+    let picture_error = |err| InputError::Picture {
+        path: output.display().to_string(),
+        err,
+    };
+    check_output(output).map_err(picture_error)?;
+    if drawn.board == Some("-") && drawn.moves == Some("-") {
+        return Err(InputError::BothStdin.into());
+    }
+    let text = match (drawn.board, drawn.date) {
         (_, Some(d)) => dated_board(d, &mut rules)?,
         (Some(b), None) => read_board_text(b)?,
         (None, None) => anyhow::bail!("render needs a board or --date"),
     };
     let p = setup_from(&text, &rules)?;
-    let style = style(tile)?;
-    save_board(output, &p.grid, Some(p.setup.game), &style).map_err(|err| InputError::Picture {
-        path: output.display().to_string(),
-        err,
-    })?;
+    let game = Some(p.setup.game);
+    match drawn.moves {
+        None => save_board(output, &p.grid, game, &style).map_err(picture_error)?,
+        Some(moves) => {
+            let checked = check(&p.grid, &p.setup, &read_moves(moves)?)?;
+            if let Some((n, why)) = checked.illegal {
+                anyhow::bail!("illegal move {n}: {why}");
+            }
+            let (boards, picks) = checked.panels(&p.grid, &p.setup);
+            save_steps(output, &boards, &picks, game, &style).map_err(picture_error)?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

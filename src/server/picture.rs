@@ -5,12 +5,9 @@ use serde_json::json;
 
 use super::errors::ApiError;
 use super::request::RenderRequest;
-use crate::grid::Grid;
 use crate::picture::{
-    png_bytes, render, render_steps, render_steps_svg, render_svg, solution_panels, steps_size,
-    Pick, Style,
+    png_bytes, render, render_steps, render_steps_svg, render_svg, steps_size, Style,
 };
-use crate::rules::Game;
 
 /// The most pixels a picture of the API may have (48 MiB as RGB): every board a game's
 /// engine takes fits at the largest tile, and an answer of many moves gets smaller tiles.
@@ -46,11 +43,7 @@ pub fn draw(r: &RenderRequest) -> Result<Picture, ApiError> {
             ApiError::bad_request(format!("illegal move {n}: {why}")).with("move", json!(n))
         );
     }
-    let after: Vec<Grid> = checked.steps.iter().map(|(_, g)| g.clone()).collect();
-    let clicks: Vec<Option<(usize, usize)>> =
-        checked.steps.iter().map(|(s, _)| s.x.zip(s.y)).collect();
-    let start = (setup.game == Game::Floodit).then(|| setup.floodit_start_on(grid));
-    let (boards, picks): (Vec<Grid>, Vec<Pick>) = solution_panels(grid, &after, &clicks, start);
+    let (boards, picks) = checked.panels(grid, setup);
     let style = fitting(|s| steps_size(&boards, s))?;
     picture(
         r.svg,
