@@ -541,11 +541,8 @@ pub fn png_bytes(img: &RgbImage) -> Result<Vec<u8>, PictureError> {
 
 /// Writes `img` to `path` as a PNG.
 pub fn write_png(path: &Path, img: &RgbImage) -> Result<(), PictureError> {
-    img.save_with_format(path, image::ImageFormat::Png)
-        .map_err(|e| match e {
-            image::ImageError::IoError(io) => PictureError::Io(io),
-            other => PictureError::Draw(other.to_string()),
-        })
+    std::fs::write(path, png_bytes(img)?)?;
+    Ok(())
 }
 
 /// The panels of a solution's steps picture: the board before each move with the group
