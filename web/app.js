@@ -62,7 +62,7 @@ async function api(path, options = {}) {
   try {
     const res = await fetch(path, options);
     const type = res.headers.get('content-type') || '';
-    const body = type.includes('json') ? await res.json().catch(() => null) : await res.text();
+    const body = type.includes('json') ? await res.json().catch(() => null) : type.startsWith('image/') ? await res.blob() : await res.text();
     if (!res.ok) {
       let why = body && body.error ? body.error : `the server answered ${res.status}`;
       if (res.status === 429) {
@@ -895,15 +895,9 @@ async function savePicture() {
   const d = S.solution;
   if (!d) return;
   const moves = d.moves.map((m) => (m.x != null ? { x: m.x, y: m.y } : { colour: m.colour }));
-  const body = { game: S.game.game, board: boardText(S.board), moves, ...rules() };
-  busy(1);
   try {
-    const res = await fetch('/api/render', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    if (!res.ok) {
-      const j = await res.json().catch(() => ({}));
-      throw new Error(j.error || `the server answered ${res.status}`);
-    }
-    const url = URL.createObjectURL(await res.blob());
+    const picture = await postJson('/api/render', { game: S.game.game, board: boardText(S.board), moves, ...rules() });
+    const url = URL.createObjectURL(picture);
     const name = `tumble-${S.game.game}-${plural(d.moves.length, 'move')}.png`.replace(/ /g, '-');
     const a = el('a', { href: url, download: name, hidden: true });
     document.body.append(a);
@@ -914,8 +908,6 @@ async function savePicture() {
     message(`Saved ${name}.`);
   } catch (e) {
     message(`The picture could not be made: ${e.message}`, 'error');
-  } finally {
-    busy(-1);
   }
 }
 

@@ -20,7 +20,7 @@ use crate::rules::{Clickable, Game, Objective, Sideways};
 use crate::search::anytime::Method;
 use crate::solve::Setup;
 
-/// The board and rule fields shared by `/api/solve` and `/api/apply`.
+/// The board and rule fields shared by `/api/solve`, `/api/apply` and `/api/render`.
 const BOARD_FIELDS: [&str; 8] = [
     "game",
     "board",
