@@ -78,9 +78,10 @@ pub enum Command {
         /// The picture to write.
         #[arg(short, long, value_name = "FILE")]
         output: std::path::PathBuf,
-        /// Tile size in pixels.
-        #[arg(long, default_value_t = 48)]
-        tile: u32,
+        /// Tile size in pixels (default: 48, or less where a picture of many moves would
+        /// pass 16 million pixels).
+        #[arg(long)]
+        tile: Option<u32>,
     },
     /// Replay a move list on a board, printing the board after each move.
     Check {

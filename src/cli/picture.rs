@@ -11,7 +11,8 @@ use tumble::input::{
     dated_board, read_board_text, read_image_board, read_moves, setup_from, InputError, RuleChoices,
 };
 use tumble::picture::{
-    check_output, check_png_output, overlay, save_board, save_steps, write_png, Style,
+    check_output, check_png_output, fitting_style, overlay, save_board, save_steps, steps_size,
+    write_png, Style,
 };
 use tumble::rules::Game;
 
@@ -50,8 +51,17 @@ pub struct Drawn<'a> {
 
 /// Runs `tumble render`: writes the board, or its moves step by step, as a PNG or SVG
 /// picture. An illegal move is an error naming it.
-pub fn render(drawn: Drawn, mut rules: RuleChoices, output: &Path, tile: u32) -> Result<ExitCode> {
-    let style = style(tile)?;
+pub fn render(
+    drawn: Drawn,
+    mut rules: RuleChoices,
+    output: &Path,
+    tile: Option<u32>,
+) -> Result<ExitCode> {
+    let fixed = tile.map(style).transpose()?;
+    // the tile asked for, or the largest that keeps the picture within bounds
+    let pick = |size: &dyn Fn(&Style) -> (u32, u32)| {
+        fixed.unwrap_or_else(|| fitting_style(size).unwrap_or_else(|smallest| smallest))
+    };
     let picture_error = |err| InputError::Picture {
         path: output.display().to_string(),
         err,
@@ -67,14 +77,19 @@ pub fn render(drawn: Drawn, mut rules: RuleChoices, output: &Path, tile: u32) ->
     };
     let p = setup_from(&text, &rules)?;
     let game = Some(p.setup.game);
+    let grid = &p.grid;
     match drawn.moves {
-        None => save_board(output, &p.grid, game, &style).map_err(picture_error)?,
+        None => {
+            let style = pick(&|s| s.size(grid.width(), grid.height()));
+            save_board(output, grid, game, &style).map_err(picture_error)?
+        }
         Some(moves) => {
-            let checked = check(&p.grid, &p.setup, &read_moves(moves)?)?;
+            let checked = check(grid, &p.setup, &read_moves(moves)?)?;
             if let Some((n, why)) = checked.illegal {
                 anyhow::bail!("illegal move {n}: {why}");
             }
-            let (boards, picks) = checked.panels(&p.grid, &p.setup);
+            let (boards, picks) = checked.panels(grid, &p.setup);
+            let style = pick(&|s| steps_size(&boards, s));
             save_steps(output, &boards, &picks, game, &style).map_err(picture_error)?;
         }
     }

@@ -14,7 +14,7 @@ use tumble::input::{
     dated_board, read_board_text, read_image_board, setup_from, InputError, RuleChoices,
     SearchChoices,
 };
-use tumble::picture::{check_output, save_steps, solution_panels, Style};
+use tumble::picture::{check_output, fitting_style, save_steps, solution_panels, steps_size};
 use tumble::rules::{Game, Objective};
 use tumble::solve::{solve, Progress, Report};
 
@@ -193,7 +193,8 @@ pub fn run(
             report.moves.iter().map(|m| m.x.zip(m.y)).collect();
         let start = (setup.game == Game::Floodit).then(|| setup.floodit_start_on(grid));
         let (boards, picks) = solution_panels(grid, &report.boards, &clicks, start);
-        save_steps(path, &boards, &picks, Some(setup.game), &Style::default())
+        let style = fitting_style(|s| steps_size(&boards, s)).unwrap_or_else(|smallest| smallest);
+        save_steps(path, &boards, &picks, Some(setup.game), &style)
             .map_err(|err| picture_error(path, err))?;
     }
     if json {

@@ -340,6 +340,30 @@ fn frame(boards: &[Grid], style: &Style, groups: Vec<Vec<(usize, usize)>>) -> La
     }
 }
 
+/// The most pixels a picture drawn at a tile size of tumble's choice has ([`fitting_style`];
+/// 48 MiB as RGB): every board the engines take fits at the default tile, and a picture of
+/// many moves gets smaller tiles.
+pub const MAX_PICTURE_PIXELS: u64 = 16 << 20;
+
+/// The tile sizes [`fitting_style`] tries, largest first: the default, down to one still
+/// readable.
+const FITTING_TILES: [u32; 6] = [48, 40, 32, 24, 16, 12];
+
+/// The style of the largest tile of [`FITTING_TILES`] ([`Style::with_tile`]) whose picture,
+/// of the size `size` gives for a style, has at most [`MAX_PICTURE_PIXELS`]; when none has,
+/// `Err` with the smallest tile's style.
+pub fn fitting_style(size: impl Fn(&Style) -> (u32, u32)) -> Result<Style, Style> {
+    let pixels = |s: &Style| {
+        let (w, h) = size(s);
+        u64::from(w) * u64::from(h)
+    };
+    let styles = FITTING_TILES.map(Style::with_tile);
+    match styles.iter().find(|s| pixels(s) <= MAX_PICTURE_PIXELS) {
+        Some(s) => Ok(*s),
+        None => Err(styles[styles.len() - 1]),
+    }
+}
+
 /// The pixel size of [`render_steps`]' picture of `boards` in `style`.
 pub fn steps_size(boards: &[Grid], style: &Style) -> (u32, u32) {
     frame(boards, style, Vec::new()).size
@@ -602,6 +626,46 @@ pub fn save_steps(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fitting_style_takes_the_largest_tile_within_the_pixel_budget() {
+        let board: Grid = "AB,BA".replace(',', "\n").parse().unwrap();
+        let big: Grid = vec!["AB".repeat(8); 16].join("\n").parse().unwrap();
+        let mut checked = 0;
+        // (the boards, whether the default tile fits, whether any tile fits)
+        for (boards, default, any) in [
+            (vec![board.clone()], true, true),
+            (vec![big.clone(); 20], true, true),
+            (vec![big.clone(); 200], false, true),
+            (vec![big.clone(); 20_000], false, false),
+        ] {
+            let size = |s: &Style| steps_size(&boards, s);
+            let fits = |s: &Style| {
+                let (w, h) = size(s);
+                u64::from(w) * u64::from(h) <= MAX_PICTURE_PIXELS
+            };
+            let n = boards.len();
+            match fitting_style(size) {
+                Ok(s) => {
+                    assert!(any, "{n} boards: tile {}", s.tile);
+                    assert!(fits(&s), "{n} boards");
+                    assert_eq!(s.tile == 48, default, "{n} boards: tile {}", s.tile);
+                    assert_eq!(s, Style::with_tile(s.tile));
+                    // no larger tile of the list fits
+                    for &larger in FITTING_TILES.iter().filter(|&&l| l > s.tile) {
+                        assert!(!fits(&Style::with_tile(larger)), "{n} boards: {larger}");
+                    }
+                }
+                Err(s) => {
+                    assert!(!any, "{n} boards");
+                    assert_eq!(s.tile, 12);
+                    assert!(!fits(&s));
+                }
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 4);
+    }
 
     #[test]
     fn former_tiles_take_nrk_colours_and_empty_cells_the_background() {

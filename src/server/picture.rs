@@ -1,21 +1,15 @@
 //! The API's pictures: a board, or an answer's steps, drawn as `tumble render` and `tumble
-//! solve --render` draw them, with tiles as large as [`MAX_PICTURE_PIXELS`] allows.
+//! solve --render` draw them, with tiles as large as
+//! [`MAX_PICTURE_PIXELS`](crate::picture::MAX_PICTURE_PIXELS) allows.
 
 use serde_json::json;
 
 use super::errors::ApiError;
 use super::request::RenderRequest;
 use crate::picture::{
-    png_bytes, render, render_steps, render_steps_svg, render_svg, steps_size, Style,
+    fitting_style, png_bytes, render, render_steps, render_steps_svg, render_svg, steps_size,
+    Style, MAX_PICTURE_PIXELS,
 };
-
-/// The most pixels a picture of the API may have (48 MiB as RGB): every board a game's
-/// engine takes fits at the largest tile, and an answer of many moves gets smaller tiles.
-pub const MAX_PICTURE_PIXELS: u64 = 16 << 20;
-
-/// The tile sizes tried, largest first: the command line's default, down to one still
-/// readable.
-const TILES: [u32; 6] = [48, 40, 32, 24, 16, 12];
 
 /// A picture and its media type.
 pub struct Picture {
@@ -52,27 +46,18 @@ pub fn draw(r: &RenderRequest) -> Result<Picture, ApiError> {
     )
 }
 
-/// The style of the largest tile of [`TILES`] whose picture, of the size `size` gives, has
-/// at most [`MAX_PICTURE_PIXELS`]; a 400 when none has.
+/// The style [`fitting_style`] picks for a picture of the size `size` gives; a 400 when
+/// even its smallest tiles make too large a picture.
 fn fitting(size: impl Fn(&Style) -> (u32, u32)) -> Result<Style, ApiError> {
-    let pixels = |s: &Style| {
-        let (w, h) = size(s);
-        u64::from(w) * u64::from(h)
-    };
-    TILES
-        .iter()
-        .map(|&tile| Style::with_tile(tile))
-        .find(|s| pixels(s) <= MAX_PICTURE_PIXELS)
-        .ok_or_else(|| {
-            let smallest = Style::with_tile(TILES[TILES.len() - 1]);
-            let (w, h) = size(&smallest);
-            ApiError::bad_request(format!(
-                "the picture would be {w}×{h} pixels even with tiles of {} pixels; at most {} \
-                 million pixels are drawn (draw fewer moves)",
-                smallest.tile,
-                MAX_PICTURE_PIXELS >> 20
-            ))
-        })
+    fitting_style(&size).map_err(|smallest| {
+        let (w, h) = size(&smallest);
+        ApiError::bad_request(format!(
+            "the picture would be {w}×{h} pixels even with tiles of {} pixels; at most {} \
+             million pixels are drawn (draw fewer moves)",
+            smallest.tile,
+            MAX_PICTURE_PIXELS >> 20
+        ))
+    })
 }
 
 /// The SVG text `svg` makes, or the PNG of the image `png` makes.
