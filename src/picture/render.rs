@@ -347,7 +347,7 @@ pub const MAX_PICTURE_PIXELS: u64 = 16 << 20;
 
 /// The tile sizes [`fitting_style`] tries, largest first: the default, down to one still
 /// readable.
-const FITTING_TILES: [u32; 6] = [48, 40, 32, 24, 16, 12];
+pub const FITTING_TILES: [u32; 6] = [48, 40, 32, 24, 16, 12];
 
 /// The style of the largest tile of [`FITTING_TILES`] ([`Style::with_tile`]) whose picture,
 /// of the size `size` gives for a style, has at most [`MAX_PICTURE_PIXELS`]; when none has,

@@ -1,6 +1,5 @@
 //! The API's pictures: a board, or an answer's steps, drawn as `tumble render` and `tumble
-//! solve --render` draw them, with tiles as large as
-//! [`MAX_PICTURE_PIXELS`](crate::picture::MAX_PICTURE_PIXELS) allows.
+//! solve --render` draw them, with tiles as large as [`MAX_PICTURE_PIXELS`] allows.
 
 use serde_json::json;
 
