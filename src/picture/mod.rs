@@ -69,7 +69,7 @@ pub use read::{
 pub use render::{
     check_output, check_png_output, fitting_style, flood_group, png_bytes, render, render_steps,
     render_steps_svg, render_svg, save_board, save_steps, solution_panels, steps_size, write_png,
-    Pick, Style, MAX_PICTURE_PIXELS,
+    Pick, Style, FITTING_TILES, MAX_PICTURE_PIXELS,
 };
 
 /// NRK Former's tile colours and their letters: orange, pink, green, blue.
