@@ -4,7 +4,7 @@
 use crate::grid::Grid;
 use crate::input::{parse_clicks, InputError};
 use crate::picture::{solution_panels, Pick};
-use crate::report::Replayed;
+use crate::report::{Replayed, Step};
 use crate::rules::{Game, Objective};
 use crate::solve::{has_moves, replay, Setup};
 
@@ -37,16 +37,25 @@ pub struct Checked {
 }
 
 impl Checked {
-    /// The panels of a picture of the legal moves step by step
-    /// ([`render_steps`](crate::picture::render_steps)): `grid` before each move with the
-    /// group to click (Flood-It: the flood), then the board after the last move.
+    /// The panels of a picture of the legal moves step by step ([`answer_panels`]).
     pub fn panels(&self, grid: &Grid, setup: &Setup) -> (Vec<Grid>, Vec<Pick>) {
-        let after: Vec<Grid> = self.steps.iter().map(|(_, g)| g.clone()).collect();
-        let clicks: Vec<Option<(usize, usize)>> =
-            self.steps.iter().map(|(s, _)| s.x.zip(s.y)).collect();
-        let start = (setup.game == Game::Floodit).then(|| setup.floodit_start_on(grid));
-        solution_panels(grid, &after, &clicks, start)
+        let (moves, after): (Vec<Step>, Vec<Grid>) = self.steps.iter().cloned().unzip();
+        answer_panels(grid, setup, &moves, &after)
     }
+}
+
+/// The panels of a picture of `moves` step by step
+/// ([`render_steps`](crate::picture::render_steps)), `after[i]` the board after move `i`:
+/// `grid` before each move with the group to click (Flood-It: the flood), then the board
+/// after the last move.
+pub fn answer_panels(
+    grid: &Grid,
+    setup: &Setup,
+    moves: &[Step],
+    after: &[Grid],
+) -> (Vec<Grid>, Vec<Pick>) {
+    let clicks: Vec<Option<(usize, usize)>> = moves.iter().map(|s| s.x.zip(s.y)).collect();
+    solution_panels(grid, after, &clicks, setup.floodit_start(grid))
 }
 
 /// Replays `moves` on `grid` under `setup`: colours for Flood-It (`"BCA"`), `(x,y)` pairs

@@ -894,9 +894,9 @@ async function togglePlay() {
 async function savePicture() {
   const d = S.solution;
   if (!d) return;
-  const moves = d.moves.map((m) => (m.x != null ? { x: m.x, y: m.y } : { colour: m.colour }));
   try {
-    const picture = await postJson('/api/render', { game: S.game.game, board: boardText(S.board), moves, ...rules() });
+    // (the answer's moves as they came: the server reads a click's x and y, a colour's letter)
+    const picture = await postJson('/api/render', { game: S.game.game, board: boardText(S.board), moves: d.moves, ...rules() });
     const url = URL.createObjectURL(picture);
     const name = `tumble-${S.game.game}-${plural(d.moves.length, 'move')}.png`.replace(/ /g, '-');
     const a = el('a', { href: url, download: name, hidden: true });

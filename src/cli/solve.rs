@@ -10,11 +10,12 @@ use anyhow::Result;
 
 use super::args::SizeArgs;
 use super::count;
+use tumble::check::answer_panels;
 use tumble::input::{
     dated_board, read_board_text, read_image_board, setup_from, InputError, RuleChoices,
     SearchChoices,
 };
-use tumble::picture::{check_output, fitting_style, save_steps, solution_panels, steps_size};
+use tumble::picture::{check_output, fitting_style, save_steps, steps_size};
 use tumble::rules::{Game, Objective};
 use tumble::solve::{solve, Progress, Report};
 
@@ -189,10 +190,7 @@ pub fn run(
         }
     })?;
     if let Some(path) = render {
-        let clicks: Vec<Option<(usize, usize)>> =
-            report.moves.iter().map(|m| m.x.zip(m.y)).collect();
-        let start = (setup.game == Game::Floodit).then(|| setup.floodit_start_on(grid));
-        let (boards, picks) = solution_panels(grid, &report.boards, &clicks, start);
+        let (boards, picks) = answer_panels(grid, setup, &report.moves, &report.boards);
         let style = fitting_style(|s| steps_size(&boards, s)).unwrap_or_else(|smallest| smallest);
         save_steps(path, &boards, &picks, Some(setup.game), &style)
             .map_err(|err| picture_error(path, err))?;

@@ -37,11 +37,6 @@ pub fn removed(
         .collect()
 }
 
-/// The Flood-It start cell of `setup` on `grid` (`None` for click games).
-fn floodit_start(grid: &Grid, setup: &Setup) -> Option<(usize, usize)> {
-    (setup.game == Game::Floodit).then(|| setup.floodit_start_on(grid))
-}
-
 /// The answer of `/api/solve`: the object of `tumble solve --json`, plus `"boards"` (the
 /// board after each move, one line each) and `"removed"` (see [`removed`]).
 pub fn solve_answer(grid: &Grid, setup: &Setup, report: &Report) -> Value {
@@ -51,7 +46,7 @@ pub fn solve_answer(grid: &Grid, setup: &Setup, report: &Report) -> Value {
         grid,
         &report.moves,
         &report.boards,
-        floodit_start(grid, setup),
+        setup.floodit_start(grid),
     );
     if let Value::Object(m) = &mut v {
         m.insert("boards".into(), json!(boards));
@@ -80,7 +75,7 @@ pub fn apply_answer(grid: &Grid, setup: &Setup, checked: &Checked) -> Result<Val
             .with("move", json!(n))
             .with("boards", json!(boards)));
     }
-    let start = floodit_start(grid, setup);
+    let start = setup.floodit_start(grid);
     let cells = removed(grid, &steps, &after, start);
     let last = after.last().unwrap_or(grid);
     let tiles_left = match start {

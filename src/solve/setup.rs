@@ -54,4 +54,9 @@ impl Setup {
             },
         )
     }
+
+    /// The Flood-It start cell on `grid` for a Flood-It setup, `None` for a click game.
+    pub fn floodit_start(&self, grid: &Grid) -> Option<(usize, usize)> {
+        (self.game == Game::Floodit).then(|| self.floodit_start_on(grid))
+    }
 }
