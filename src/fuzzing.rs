@@ -104,18 +104,19 @@ pub fn check_moves(data: &[u8]) {
             rest,
         ),
     };
-    // as `check` reads its argument: moves as written, or JSON
-    let moves = match crate::input::moves_text(String::from_utf8_lossy(moves).into_owned()) {
+    let rules = RuleChoices {
+        game: rules.game.or(Some(Game::Former)),
+        ..rules
+    };
+    let game = rules.game.unwrap_or(Game::Former);
+    // as `check` reads its argument: moves as written, or JSON read for the game
+    let moves = match crate::input::moves_text(String::from_utf8_lossy(moves).into_owned(), game) {
         Ok(m) => m,
         Err(e) => return one_line(e),
     };
     if let Err(e) = parse_clicks(&moves) {
         one_line(e);
     }
-    let rules = RuleChoices {
-        game: rules.game.or(Some(Game::Former)),
-        ..rules
-    };
     let prepared = match setup_from(&board, &rules) {
         Ok(p) => p,
         Err(e) => return one_line(e),

@@ -437,11 +437,13 @@ pub fn parse_start(arg: Option<&str>, grid: &Grid) -> Result<(usize, usize), Inp
     }
 }
 
-/// The moves argument of `tumble check` as move text: the moves themselves, `-` for standard
-/// input, or a file that holds them. The text is either moves as written (`(7,0) (3,1)`, or
-/// Flood-It's colours `BGRY`) or JSON: `solve --json`'s answer (its `moves`) or a list of
-/// moves, each `{"x":7,"y":0}`, `[7,0]`, `{"colour":"B"}` or `"B"`.
-pub fn read_moves(arg: &str) -> Result<String, InputError> {
+/// The moves argument of `tumble check` and `tumble render --moves` as move text for
+/// `game`: the moves themselves, `-` for standard input, or a file that holds them. The
+/// text is either moves as written (`(7,0) (3,1)`, or Flood-It's colours `BGRY`) or JSON:
+/// `solve --json`'s answer (its `moves`) or a list of moves, each as
+/// [`move_json`](crate::move_json) reads it for the game (`{"x":7,"y":0}` or `[7,0]`;
+/// `"B"` or `{"colour":"B"}`).
+pub fn read_moves(arg: &str, game: Game) -> Result<String, InputError> {
     let file_error = |err| InputError::MovesFile {
         path: arg.to_string(),
         err,
@@ -456,23 +458,17 @@ pub fn read_moves(arg: &str) -> Result<String, InputError> {
     } else {
         arg.to_string()
     };
-    moves_text(text)
+    moves_text(text, game)
 }
 
-/// Moves as written, or as JSON (see [`read_moves`]), as move text.
-pub fn moves_text(text: String) -> Result<String, InputError> {
-    if text.trim_start().starts_with(['{', '[']) {
-        moves_from_json(&text)
-    } else {
-        Ok(text)
-    }
-}
-
-/// JSON moves (see [`read_moves`]) as move text.
-fn moves_from_json(text: &str) -> Result<String, InputError> {
+/// Moves as written, or as JSON (see [`read_moves`]), as move text for `game`.
+pub fn moves_text(text: String, game: Game) -> Result<String, InputError> {
     use serde_json::Value;
-    let bad = |what: String| InputError::MovesJson(what);
-    let v: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    if !text.trim_start().starts_with(['{', '[']) {
+        return Ok(text);
+    }
+    let bad = InputError::MovesJson;
+    let v: Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
     let list = match &v {
         Value::Array(list) => list,
         Value::Object(o) => o.get("moves").and_then(Value::as_array).ok_or_else(|| {
@@ -480,37 +476,7 @@ fn moves_from_json(text: &str) -> Result<String, InputError> {
         })?,
         _ => return Err(bad("give a list of moves or solve --json's answer".into())),
     };
-    let mut out = Vec::with_capacity(list.len());
-    for (i, m) in list.iter().enumerate() {
-        let n = i + 1;
-        let whole = |v: &Value| {
-            v.as_u64()
-                .ok_or_else(|| bad(format!("move {n}: {v} is not a whole number ≥ 0")))
-        };
-        let colour = |v: &Value| match v.as_str() {
-            Some(c) if c.chars().count() == 1 && !c.trim().is_empty() => Ok(c.to_string()),
-            _ => Err(bad(format!("move {n}: {v} is not a colour's letter"))),
-        };
-        out.push(match m {
-            Value::Object(o) => match (o.get("x"), o.get("y"), o.get("colour")) {
-                (Some(x), Some(y), _) if !x.is_null() => format!("({},{})", whole(x)?, whole(y)?),
-                (None | Some(Value::Null), None | Some(Value::Null), Some(c)) => colour(c)?,
-                _ => {
-                    return Err(bad(format!(
-                        "move {n} {m} is neither a click {{\"x\":…,\"y\":…}} nor a colour {{\"colour\":…}}"
-                    )))
-                }
-            },
-            Value::Array(xy) if xy.len() == 2 => format!("({},{})", whole(&xy[0])?, whole(&xy[1])?),
-            Value::String(_) => colour(m)?,
-            _ => {
-                return Err(bad(format!(
-                    "move {n} {m} is neither a click nor a colour"
-                )))
-            }
-        });
-    }
-    Ok(out.join(" "))
+    crate::move_json::move_text(list, game == Game::Floodit).map_err(bad)
 }
 
 /// Parses `(x,y)` pairs: `"(7,0) (3,1)"`, also `7,0 3,1`.

@@ -26,6 +26,7 @@
 //! | [`samegame`] | a byte-per-cell SameGame engine and its beam search for the score |
 //! | [`floodit`] | the Flood-It engine and its A* |
 //! | [`solve`] | board in, report out: picks the engine and the algorithms |
+//! | [`move_json`] | moves written as JSON, read for a game into the move text `check` replays |
 //! | [`input`] | from what a user typed to a [`solve::Setup`]: boards, games, choices |
 //! | [`check`] | a move list replayed (`tumble check`) |
 //! | [`bench`](mod@bench) | a board set solved, per-board rows and totals (`tumble bench`) |
@@ -55,6 +56,7 @@ pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod machine;
+pub mod move_json;
 pub mod objective;
 pub mod picture;
 pub mod puzzle;

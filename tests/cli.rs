@@ -314,17 +314,61 @@ fn check_replays_solve_json_from_a_file_or_stdin() {
     );
     assert_eq!(code, 0);
     assert!(out.contains("cleared in 4 moves"), "{out}");
-    for (moves, words) in [
-        ("{\"length\":3}", "\"moves\" list"),
-        ("[{\"x\":-1,\"y\":0}]", "move 1: -1 is not a whole number"),
-        ("[[0,0],5]", "move 2 5 is neither"),
-        ("[oops", "bad JSON moves"),
+    // each game's moves read as that game's: a colour is no click, a click no colour
+    let (code, out, err) = run(
+        &[
+            "check",
+            "--game",
+            "floodit",
+            "ABC,BCA,CAB",
+            r#"["B",{"color":"C"},{"colour":"A"},"B"]"#,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solved in 4 moves"), "{out}");
+    let mut refused = 0;
+    for (game, board, moves, words) in [
+        ("former", "AAB,ABB,BAA", "{\"length\":3}", "\"moves\" list"),
+        (
+            "former",
+            "AAB,ABB,BAA",
+            "[{\"x\":-1,\"y\":0}]",
+            "move 1 {\"x\":-1,\"y\":0} is not a click",
+        ),
+        (
+            "former",
+            "AAB,ABB,BAA",
+            "[[0,0],5]",
+            "move 2 5 is not a click: write",
+        ),
+        (
+            "former",
+            "AAB,ABB,BAA",
+            "[[0,0],\"B\"]",
+            "move 2 \"B\" is not a click",
+        ),
+        ("former", "AAB,ABB,BAA", "[oops", "bad JSON moves"),
+        (
+            "floodit",
+            "ABC,BCA,CAB",
+            "[[0,0]]",
+            "move 1 [0,0] is not a colour",
+        ),
+        (
+            "floodit",
+            "ABC,BCA,CAB",
+            "[\"B\",\",\"]",
+            "move 2 \",\" is not a colour",
+        ),
     ] {
-        let (code, _, err) = run(&["check", "--game", "former", "AAB,ABB,BAA", moves], None);
+        let (code, _, err) = run(&["check", "--game", game, board, moves], None);
         assert_eq!(code, 2, "{moves}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(words), "{moves}: {err}");
+        refused += 1;
     }
+    assert_eq!(refused, 7);
     let (code, _, err) = run(&["check", "-", "-"], Some("AB,BA"));
     assert_eq!(code, 2);
     assert!(err.contains("both are -"), "{err}");

@@ -23,8 +23,8 @@ pub fn run(args: &[String], date: Option<String>, mut rules: RuleChoices) -> Res
         (Some(_), _) => return Err(InputError::BoardAndDate.into()),
         (None, _) => anyhow::bail!("check needs a board and the moves (or --date and the moves)"),
     };
-    let moves = read_moves(moves)?;
     let p = setup_from(&text, &rules)?;
+    let moves = read_moves(moves, p.setup.game)?;
     if let Some(n) = &p.note {
         println!("{n}");
     }

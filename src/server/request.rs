@@ -272,51 +272,16 @@ pub struct ApplyRequest {
     pub moves: String,
 }
 
-/// One move of `/api/apply` in `tumble check`'s syntax: `{"x","y"}` as `(x,y)` for a click
-/// game; `"B"` or `{"colour":"B"}` as `B` for Flood-It.
-fn move_text(n: usize, m: &Value, floodit: bool) -> Result<String, ApiError> {
-    if floodit {
-        let colour = match m {
-            Value::String(s) => Some(s.as_str()),
-            Value::Object(o) => o
-                .get("colour")
-                .or_else(|| o.get("color"))
-                .and_then(Value::as_str),
-            _ => None,
-        };
-        let mut chars = colour.map(|s| s.trim().chars());
-        match chars.as_mut().map(|c| (c.next(), c.next())) {
-            Some((Some(ch), None)) if !matches!(ch, ',' | ';') => Ok(ch.to_string()),
-            _ => Err(ApiError::bad_request(format!(
-                "move {n} {m} is not a colour: write \"B\" or {{\"colour\":\"B\"}}"
-            ))),
-        }
-    } else {
-        let coordinate = |axis: &str| {
-            m.get(axis).and_then(Value::as_u64).ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "move {n} {m} is not a click: write {{\"x\":2,\"y\":0}} (x, y whole numbers ≥ 0)"
-                ))
-            })
-        };
-        Ok(format!("({},{})", coordinate("x")?, coordinate("y")?))
-    }
-}
-
-/// A request's `"moves"` in `tumble check`'s syntax (see [`move_text`]).
+/// A request's `"moves"` in `tumble check`'s syntax, each move as
+/// [`move_json`](crate::move_json) reads it for the game.
 fn moves_text(moves: &[Value], floodit: bool) -> Result<String, ApiError> {
-    let moves = moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| move_text(i + 1, m, floodit))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(moves.join(if floodit { "" } else { " " }))
+    crate::move_json::move_text(moves, floodit).map_err(ApiError::bad_request)
 }
 
 impl ApplyRequest {
     /// Parses and checks the JSON body of `/api/apply`: the board fields of
-    /// [`SolveRequest::parse`] and `"moves"`, clicks `[{"x":2,"y":0},…]` or Flood-It
-    /// colours `["B",…]` (or `[{"colour":"B"},…]`).
+    /// [`SolveRequest::parse`] and `"moves"`, clicks `[{"x":2,"y":0},…]` (or `[[2,0],…]`)
+    /// or Flood-It colours `["B",…]` (or `[{"colour":"B"},…]`).
     pub fn parse(body: &[u8]) -> Result<ApplyRequest, ApiError> {
         let mut fields = json_fields(body, "/api/apply", &APPLY_FIELDS)?;
         let board = RawBoard::take_from(&mut fields)?;
@@ -691,6 +656,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.moves, "BC");
+        let r = ApplyRequest::parse(
+            br#"{"game":"former","board":"AAB,ABB,BAA","moves":[[2,2],{"x":0,"y":2}]}"#,
+        )
+        .unwrap();
+        assert_eq!(r.moves, "(2,2) (0,2)");
+        let mut refused = 0;
         for body in [
             &br#"{"game":"former","board":"AB","moves":["B"]}"#[..],
             br#"{"game":"former","board":"AB","moves":[{"x":-1,"y":0}]}"#,
@@ -702,7 +673,9 @@ mod tests {
         ] {
             let e = ApplyRequest::parse(body).unwrap_err();
             assert_eq!(e.status, 400);
+            refused += 1;
         }
+        assert_eq!(refused, 7);
         let e = ApplyRequest::parse(br#"{"game":"former","board":"AB","moves":[],"time_limit":1}"#);
         assert!(e
             .unwrap_err()
