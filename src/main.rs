@@ -65,6 +65,7 @@ fn main() -> ExitCode {
             search,
             json,
             render,
+            tile,
         } => cli::solve::run(
             cli::solve::Input { board, date, image },
             &size,
@@ -72,6 +73,7 @@ fn main() -> ExitCode {
             search.into(),
             json,
             render.as_deref(),
+            tile,
         ),
         Command::Read {
             image,

@@ -138,24 +138,30 @@ fn render_draws_the_board_of_a_date() {
 #[test]
 fn render_draws_moves_as_solve_render_draws_an_answer() {
     let mut cases = 0;
-    for (game, board, ext) in [
-        ("dust", common::data::DUST, "png"),
-        ("floodit", "ABCA,BCAB,CABC,ABCA", "svg"),
-        ("former", "AABB,BBAA,ABAB", "png"),
+    // (game, board, picture format, tile size asked for of both)
+    for (game, board, ext, tile) in [
+        ("dust", common::data::DUST, "png", None),
+        ("floodit", "ABCA,BCAB,CABC,ABCA", "svg", None),
+        ("former", "AABB,BBAA,ABAB", "png", None),
+        ("dust", common::data::DUST, "png", Some("20")),
     ] {
-        let solved = temp(&format!("moves-{game}-solved.{ext}"));
-        let drawn = temp(&format!("moves-{game}-drawn.{ext}"));
+        let name = format!("moves-{game}-{}", tile.unwrap_or("fitting"));
+        let solved = temp(&format!("{name}-solved.{ext}"));
+        let drawn = temp(&format!("{name}-drawn.{ext}"));
         let (solved, drawn) = (solved.to_str().unwrap(), drawn.to_str().unwrap());
-        let (code, answer, err) =
-            tumble(&["solve", "--game", game, board, "--json", "--render", solved]);
+        let tile_args: Vec<&str> = tile.map(|t| vec!["--tile", t]).unwrap_or_default();
+        let mut args = vec!["solve", "--game", game, board, "--json", "--render", solved];
+        args.extend(&tile_args);
+        let (code, answer, err) = tumble(&args);
         assert_eq!(code, 0, "{game}: {err}");
-        let json = temp(&format!("moves-{game}.json"));
+        let json = temp(&format!("{name}.json"));
         std::fs::write(&json, &answer).unwrap();
         for moves in [json.to_str().unwrap(), "-"] {
             let _ = std::fs::remove_file(drawn);
-            let args = [
+            let mut args = vec![
                 "render", "--game", game, board, "--moves", moves, "-o", drawn,
             ];
+            args.extend(&tile_args);
             let (code, _, err) = common::cli::run(&args, Some(&answer));
             assert_eq!(code, 0, "{game}: {err}");
             assert!(
@@ -164,8 +170,16 @@ fn render_draws_moves_as_solve_render_draws_an_answer() {
             );
             cases += 1;
         }
+        if let Some(t) = tile {
+            // drawn at the tile asked for: narrower than at the tile tumble picks (48
+            // pixels for an answer this short)
+            let fitting = temp(&format!("moves-{game}-fitting-solved.{ext}"));
+            let (w20, _) = image::image_dimensions(solved).unwrap();
+            let (w48, _) = image::image_dimensions(&fitting).unwrap();
+            assert!(w20 < w48, "--tile {t}: {w20} wide against {w48}");
+        }
     }
-    assert_eq!(cases, 6);
+    assert_eq!(cases, 8);
     let png = temp("moves-illegal.png");
     let png = png.to_str().unwrap();
     common::cli::assert_error(
@@ -337,7 +351,7 @@ fn bad_pictures_are_one_line_errors_with_exit_code_2() {
     )
     .unwrap();
     let (g, m) = (gif.to_str().unwrap(), bmp.to_str().unwrap());
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["read", t], "not a readable image"),
         (&["read", g], "a GIF image: tumble reads PNG, JPEG or WebP"),
         (
@@ -364,11 +378,16 @@ fn bad_pictures_are_one_line_errors_with_exit_code_2() {
             ],
             "--tile",
         ),
+        (&["solve", "AB,BA", "--tile", "24"], "--render"),
+        (
+            &["solve", "AB,BA", "--render", "/tmp/x.png", "--tile", "600"],
+            "--tile must be from 4 to 512 pixels",
+        ),
     ];
     let mut checked = 0;
     for (args, needle) in cases {
         common::cli::assert_error(args, None, &[needle]);
         checked += 1;
     }
-    assert_eq!(checked, 8);
+    assert_eq!(checked, 10);
 }

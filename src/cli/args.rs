@@ -46,6 +46,10 @@ pub enum Command {
         /// or `.svg`.
         #[arg(long, value_name = "FILE")]
         render: Option<std::path::PathBuf>,
+        /// The picture's tile size in pixels (default: 48, or less where an answer of many
+        /// moves would pass 16 million pixels).
+        #[arg(long, requires = "render")]
+        tile: Option<u32>,
     },
     /// Read a board from a screenshot and print it in the text format.
     Read {

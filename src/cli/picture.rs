@@ -58,10 +58,7 @@ pub fn render(
     tile: Option<u32>,
 ) -> Result<ExitCode> {
     let fixed = tile.map(style).transpose()?;
-    // the tile asked for, or the largest that keeps the picture within bounds
-    let pick = |size: &dyn Fn(&Style) -> (u32, u32)| {
-        fixed.unwrap_or_else(|| fitting_style(size).unwrap_or_else(|smallest| smallest))
-    };
+    let pick = |size: &dyn Fn(&Style) -> (u32, u32)| chosen_style(fixed, size);
     let picture_error = |err| InputError::Picture {
         path: output.display().to_string(),
         err,
@@ -94,6 +91,12 @@ pub fn render(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The style asked for (`--tile`), or else the largest tile that keeps a picture of `size`
+/// within bounds ([`fitting_style`]; the smallest where none does).
+pub fn chosen_style(fixed: Option<Style>, size: &dyn Fn(&Style) -> (u32, u32)) -> Style {
+    fixed.unwrap_or_else(|| fitting_style(size).unwrap_or_else(|smallest| smallest))
 }
 
 /// The picture style for tiles of `tile` pixels.

@@ -15,7 +15,7 @@ use tumble::input::{
     dated_board, read_board_text, read_image_board, setup_from, InputError, RuleChoices,
     SearchChoices,
 };
-use tumble::picture::{check_output, fitting_style, save_steps, steps_size};
+use tumble::picture::{check_output, save_steps, steps_size};
 use tumble::rules::{Game, Objective};
 use tumble::solve::{solve, Progress, Report};
 
@@ -134,12 +134,14 @@ pub fn run(
     search: SearchChoices,
     json: bool,
     render: Option<&Path>,
+    tile: Option<u32>,
 ) -> Result<ExitCode> {
     // (a picture that cannot be written is said before the search, not after it)
     let picture_error = |path: &Path, err| InputError::Picture {
         path: path.display().to_string(),
         err,
     };
+    let fixed = tile.map(super::picture::style).transpose()?;
     if let Some(path) = render {
         check_output(path).map_err(|err| picture_error(path, err))?;
     }
@@ -191,7 +193,7 @@ pub fn run(
     })?;
     if let Some(path) = render {
         let (boards, picks) = answer_panels(grid, setup, &report.moves, &report.boards);
-        let style = fitting_style(|s| steps_size(&boards, s)).unwrap_or_else(|smallest| smallest);
+        let style = super::picture::chosen_style(fixed, &|s| steps_size(&boards, s));
         save_steps(path, &boards, &picks, Some(setup.game), &style)
             .map_err(|err| picture_error(path, err))?;
     }
