@@ -21,14 +21,21 @@ use crate::solve::Setup;
 pub enum InputError {
     #[error(transparent)]
     Board(#[from] BoardError),
-    #[error("cannot read the board from stdin: {0}")]
-    Stdin(std::io::Error),
-    #[error("cannot read board file {path}: {err}")]
-    File { path: String, err: std::io::Error },
-    #[error("cannot read board file {0}: no such file")]
-    NoSuchFile(String),
-    #[error("cannot read board file {0}: it is a directory")]
-    Directory(String),
+    #[error("cannot read the {what} from stdin: {err}")]
+    Stdin {
+        what: &'static str,
+        err: std::io::Error,
+    },
+    #[error("cannot read {what} file {path}: {err}")]
+    File {
+        what: &'static str,
+        path: String,
+        err: std::io::Error,
+    },
+    #[error("cannot read {what} file {path}: no such file")]
+    NoSuchFile { what: &'static str, path: String },
+    #[error("cannot read {what} file {path}: it is a directory")]
+    Directory { what: &'static str, path: String },
     #[error("cannot read board file {0}: it is a picture (`tumble solve --image` reads one)")]
     PictureAsBoard(String),
     #[error("a {width}×{height} board is not the usual size of any game: say which with --game")]
@@ -90,8 +97,6 @@ pub enum InputError {
     NoSeeds(String),
     #[error("--seeds {text} holds {count} seeds; at most {max} boards at once", max = MAX_GEN_BOARDS)]
     TooManySeeds { text: String, count: u128 },
-    #[error("cannot read the moves file {path}: {err}")]
-    MovesFile { path: String, err: std::io::Error },
     #[error("bad JSON moves: {0}")]
     MovesJson(String),
     #[error("give the board and the moves from stdin one at a time: both are -")]
@@ -228,58 +233,70 @@ pub fn read_capped(source: impl Read) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Standard input as text, at most [`MAX_INPUT_BYTES`] of it.
-fn stdin_text() -> Result<String, InputError> {
-    let bytes = read_capped(std::io::stdin().lock()).map_err(InputError::Stdin)?;
-    String::from_utf8(bytes).map_err(|e| InputError::Stdin(not_utf8(e)))
-}
-
 /// Bytes that are not UTF-8 text, as the read error they are.
 fn not_utf8(e: std::string::FromUtf8Error) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error())
 }
 
-/// Reads a board argument: a file, `-` for stdin, or the board itself.
-pub fn read_board_text(arg: &str) -> Result<String, InputError> {
-    if arg == "-" {
-        return stdin_text();
-    }
+/// The text of an argument that may name where to read it (a board, moves), `what` it is
+/// in the errors: `-` for stdin, a file, or else the argument itself. Whatever is there and
+/// is not a directory is read: a file, and also a pipe or a device (`tumble solve <(tumble
+/// gen …)` names `/dev/fd/63`). An argument that looks like a path or a file name and
+/// names nothing is an error, not text. `not_text` says what bytes that are not UTF-8 are.
+fn argument_text(
+    arg: &str,
+    what: &'static str,
+    not_text: impl FnOnce(std::string::FromUtf8Error) -> InputError,
+) -> Result<String, InputError> {
     let path = Path::new(arg);
-    // Whatever is there and is not a directory is read: a file, and also a pipe or a
-    // device (`tumble solve <(tumble gen …)` names `/dev/fd/63`).
     let found = std::fs::metadata(path);
-    if found.as_ref().is_ok_and(|m| m.is_dir()) {
-        return Err(InputError::Directory(arg.to_string()));
-    }
-    if found.is_ok() {
-        let bytes = std::fs::File::open(path)
-            .and_then(read_capped)
-            .map_err(|err| InputError::File {
-                path: arg.to_string(),
-                err,
-            })?;
-        // (only a file that is not text is looked at as a picture: a board whose first
-        // letters happen to be some format's signature stays a board)
-        return String::from_utf8(bytes).map_err(|e| {
-            if crate::picture::is_picture(e.as_bytes()) {
-                return InputError::PictureAsBoard(arg.to_string());
-            }
-            InputError::File {
-                path: arg.to_string(),
-                err: not_utf8(e),
-            }
-        });
-    }
-    if arg.contains('/') || arg.contains('\\') || names_a_file(arg) {
-        return Err(InputError::NoSuchFile(arg.to_string()));
-    }
-    Ok(arg.to_string())
+    let bytes = if arg == "-" {
+        read_capped(std::io::stdin().lock())
+    } else if found.as_ref().is_ok_and(|m| m.is_dir()) {
+        let path = arg.to_string();
+        return Err(InputError::Directory { what, path });
+    } else if found.is_ok() {
+        std::fs::File::open(path).and_then(read_capped)
+    } else if arg.contains('/') || arg.contains('\\') || names_a_file(arg) {
+        let path = arg.to_string();
+        return Err(InputError::NoSuchFile { what, path });
+    } else {
+        return Ok(arg.to_string());
+    };
+    let bytes = bytes.map_err(|err| read_error(arg, what, err))?;
+    String::from_utf8(bytes).map_err(not_text)
 }
 
-/// Does an argument of one line read as a file name rather than a board: a name, a dot and
-/// an extension of one to five lower-case letters and digits, at least one a letter
-/// (`set.txt`, `day.png`)? A board of one row could look like that, but no game has
-/// boards one row high, and a mistyped file name is far likelier.
+/// Reads a board argument: a file, `-` for stdin, or the board itself.
+pub fn read_board_text(arg: &str) -> Result<String, InputError> {
+    const WHAT: &str = "board";
+    argument_text(arg, WHAT, |e| {
+        // (only a file that is not text is looked at as a picture: a board whose first
+        // letters happen to be some format's signature stays a board)
+        if crate::picture::is_picture(e.as_bytes()) && arg != "-" {
+            return InputError::PictureAsBoard(arg.to_string());
+        }
+        read_error(arg, WHAT, not_utf8(e))
+    })
+}
+
+/// The error of reading `what` from `arg` (`-`: stdin).
+fn read_error(arg: &str, what: &'static str, err: std::io::Error) -> InputError {
+    match arg {
+        "-" => InputError::Stdin { what, err },
+        _ => InputError::File {
+            what,
+            path: arg.to_string(),
+            err,
+        },
+    }
+}
+
+/// Does an argument of one line read as a file name rather than a board or moves: a name, a
+/// dot and an extension of one to five lower-case letters and digits, at least one a letter
+/// (`set.txt`, `day.png`, `answer.json`)? A board of one row could look like that, but no
+/// game has boards one row high, and a mistyped file name is far likelier; moves have no
+/// dots (`.` is an empty cell, no colour).
 fn names_a_file(arg: &str) -> bool {
     let Some((stem, ext)) = arg.rsplit_once('.') else {
         return false;
@@ -300,7 +317,11 @@ pub fn read_image_board(
     options: &crate::picture::ReadOptions,
 ) -> Result<(image::RgbImage, crate::picture::Reading), InputError> {
     let bytes = if path == "-" {
-        read_capped(std::io::stdin().lock()).map_err(InputError::Stdin)?
+        let err = |err| InputError::Stdin {
+            what: "picture",
+            err,
+        };
+        read_capped(std::io::stdin().lock()).map_err(err)?
     } else {
         std::fs::File::open(path)
             .and_then(read_capped)
@@ -444,20 +465,8 @@ pub fn parse_start(arg: Option<&str>, grid: &Grid) -> Result<(usize, usize), Inp
 /// [`move_json`](crate::move_json) reads it for the game (`{"x":7,"y":0}` or `[7,0]`;
 /// `"B"` or `{"colour":"B"}`).
 pub fn read_moves(arg: &str, game: Game) -> Result<String, InputError> {
-    let file_error = |err| InputError::MovesFile {
-        path: arg.to_string(),
-        err,
-    };
-    let text = if arg == "-" {
-        stdin_text()?
-    } else if std::fs::metadata(arg).is_ok_and(|m| !m.is_dir()) {
-        let bytes = std::fs::File::open(arg)
-            .and_then(read_capped)
-            .map_err(file_error)?;
-        String::from_utf8(bytes).map_err(|e| file_error(not_utf8(e)))?
-    } else {
-        arg.to_string()
-    };
+    const WHAT: &str = "moves";
+    let text = argument_text(arg, WHAT, |e| read_error(arg, WHAT, not_utf8(e)))?;
     moves_text(text, game)
 }
 

@@ -604,17 +604,44 @@ fn bench_compares_with_the_expected_optima() {
         &["check", "day.png", "1,1"],
     ] {
         let name = args[1];
-        assert_error(args, None, &[name, "no such file"]);
+        assert_error(args, None, &[name, "board file", "no such file"]);
         named += 1;
     }
-    assert_eq!(named, 3);
+    // nor a moves file for moves, in any game, nor before a word is printed
+    for args in [
+        &["check", "--game", "former", "AAB,ABB,BAA", "answer.json"][..],
+        &["check", "--game", "floodit", "ABC,BCA,CAB", "answer.json"],
+        &[
+            "render",
+            "--game",
+            "dust",
+            "AB,BA",
+            "--moves",
+            "answer.json",
+            "-o",
+            "x.png",
+        ],
+    ] {
+        assert_error(
+            args,
+            None,
+            &["cannot read moves file answer.json: no such file"],
+        );
+        let (_, out, _) = run(args, None);
+        assert_eq!(out, "", "{args:?}");
+        named += 1;
+    }
+    assert_eq!(named, 6);
     // a directory is named as one; a pipe is read as a file is (`solve <(tumble gen …)`)
     let dir = std::env::temp_dir();
+    let dir = dir.to_str().unwrap();
+    assert_error(&["solve", dir], None, &["board file", "it is a directory"]);
     assert_error(
-        &["solve", dir.to_str().unwrap()],
+        &["check", "--game", "dust", "AB,BA", dir],
         None,
-        &["it is a directory"],
+        &["moves file", "it is a directory"],
     );
+
     if cfg!(target_os = "linux") {
         let (code, out, err) = run(
             &["solve", "--game", "former", "/dev/stdin"],

@@ -25,11 +25,12 @@ pub fn run(args: &[String], date: Option<String>, mut rules: RuleChoices) -> Res
     };
     let p = setup_from(&text, &rules)?;
     let moves = read_moves(moves, p.setup.game)?;
+    // (moves that do not read as moves are an error before anything is printed)
+    let c = check(&p.grid, &p.setup, &moves)?;
     if let Some(n) = &p.note {
         println!("{n}");
     }
     println!("{}", p.grid);
-    let c = check(&p.grid, &p.setup, &moves)?;
     for (i, (step, after)) in c.steps.iter().enumerate() {
         println!();
         println!("{:>2}. {step}", i + 1);
