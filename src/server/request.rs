@@ -10,6 +10,7 @@
 //! accepted, so that a solve never fails after its stream has begun.
 
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::errors::ApiError;
@@ -41,26 +42,74 @@ const APPLY_FIELDS: [&str; 1] = ["moves"];
 /// The fields of `/api/render` beside [`BOARD_FIELDS`].
 const RENDER_FIELDS: [&str; 2] = ["moves", "format"];
 
-/// A JSON body's fields, or a 400 saying why not: not JSON, not an object, or a field
-/// that is neither one of [`BOARD_FIELDS`] nor one of `own` (a misspelt field must not
-/// pass for an absent one, leaving its default in force without a word).
+/// A JSON body's fields, or a 400 saying why not: not JSON, not an object, a field that
+/// is neither one of [`BOARD_FIELDS`] nor one of `own` (a misspelt field must not pass for
+/// an absent one, leaving its default in force without a word), a field given twice (which
+/// one would count?), or a field whose value JSON cannot hold (`1e400`), named. The body
+/// is split into its fields as raw text first, so that a value's mistake is told with its
+/// field's name.
 fn json_fields(body: &[u8], path: &str, own: &[&str]) -> Result<Map<String, Value>, ApiError> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))?;
-    let Value::Object(fields) = value else {
-        return Err(ApiError::bad_request(
-            "bad JSON body: it must be an object, {\"game\":…,\"board\":…}",
-        ));
-    };
+    let RawFields(raw) = serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad_request(if e.is_data() {
+            "bad JSON body: it must be an object, {\"game\":…,\"board\":…}".to_string()
+        } else {
+            format!("bad JSON body: {e}")
+        })
+    })?;
     let known = || BOARD_FIELDS.iter().chain(own);
-    if let Some(unknown) = fields.keys().find(|k| !known().any(|f| f == k)) {
+    if let Some((unknown, _)) = raw.iter().find(|(k, _)| !known().any(|f| f == k)) {
         let names: Vec<&str> = known().copied().collect();
         return Err(ApiError::bad_request(format!(
             "unknown field {unknown:?} in the body of {path} (its fields: {})",
             names.join(", ")
         )));
     }
+    let mut fields = Map::new();
+    for (key, text) in raw {
+        let value = match serde_json::from_str(text.get()) {
+            Ok(value) => value,
+            Err(e) => {
+                // (the position would be within the field's own text: left out)
+                let whole = e.to_string();
+                let within = format!(" at line {} column {}", e.line(), e.column());
+                let what = whole.strip_suffix(&within).unwrap_or(&whole);
+                return Err(ApiError::bad_request(format!("bad {key:?}: {what}")));
+            }
+        };
+        if fields.insert(key.clone(), value).is_some() {
+            return Err(ApiError::bad_request(format!(
+                "the body gives {key:?} twice: give it once"
+            )));
+        }
+    }
     Ok(fields)
+}
+
+/// A JSON object's fields in the order written, each value as its raw text (duplicates
+/// kept, for [`json_fields`] to refuse).
+struct RawFields(Vec<(String, Box<RawValue>)>);
+
+impl<'de> serde::Deserialize<'de> for RawFields {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = RawFields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<RawFields, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(field) = map.next_entry()? {
+                    fields.push(field);
+                }
+                Ok(RawFields(fields))
+            }
+        }
+        d.deserialize_map(Fields)
+    }
 }
 
 /// The field `key` of `fields` as a `T` (`None` if absent or null), or a 400 naming it.
@@ -377,17 +426,25 @@ fn field<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .filter(|v| !v.trim().is_empty())
 }
 
-/// The pairs of a query whose every key is one of `keys`, or a 400 naming the first that
-/// is not (a misspelt parameter must not pass for an absent one).
+/// The pairs of a query whose every key is one of `keys`, each once, or a 400 naming the
+/// first that is not (a misspelt parameter must not pass for an absent one, nor one of two
+/// values for the other).
 fn query_of(query: &str, path: &str, keys: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
     let pairs = query_pairs(query);
-    match pairs.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
-        Some((k, _)) => Err(ApiError::bad_request(format!(
+    if let Some((k, _)) = pairs.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
+        return Err(ApiError::bad_request(format!(
             "unknown parameter {k:?} in the query of {path} (its parameters: {})",
             keys.join(", ")
-        ))),
-        None => Ok(pairs),
+        )));
     }
+    for (i, (k, _)) in pairs.iter().enumerate() {
+        if pairs[..i].iter().any(|(seen, _)| seen == k) {
+            return Err(ApiError::bad_request(format!(
+                "the query of {path} gives {k:?} twice: give it once"
+            )));
+        }
+    }
+    Ok(pairs)
 }
 
 /// A whole number field of a query.
@@ -626,13 +683,24 @@ mod tests {
             ),
             (br#"{"date":"2024-11-22"}"#, "no board for 2024-11-22"),
             (br#"{"date":"1st of May"}"#, "is not a date"),
+            // a value JSON cannot hold is named by its field
+            (
+                br#"{"game":"former","board":"AB","time_limit":1e400}"#,
+                "bad \"time_limit\": number out of range",
+            ),
+            (br#"{"game":"former","board":"AB""#, "bad JSON body: EOF"),
+            (br#"1e400"#, "bad JSON body"),
+            (
+                br#"{"game":"former","board":"AB","game":"dust"}"#,
+                "the body gives \"game\" twice",
+            ),
         ] {
             let e = SolveRequest::parse(body).unwrap_err();
             assert_eq!(e.status, 400, "{}", String::from_utf8_lossy(body));
             assert!(e.message.contains(words), "{e}: expected {words:?}");
             checked += 1;
         }
-        assert_eq!(checked, 24);
+        assert_eq!(checked, 28);
         // null is as good as absent
         let r = SolveRequest::parse(br#"{"game":"dust","board":"GB,BG","time_limit":null}"#);
         assert_eq!(r.unwrap().time_limit, None);
@@ -670,12 +738,15 @@ mod tests {
             br#"{"game":"former","board":"AB"}"#,
             br#"{"game":"former","board":"AB","moves":[],"time_limit":1}"#,
             br#"{"game":"former","board":"AB","moves":{"x":0,"y":0}}"#,
+            br#"{"game":"former","board":"AB","moves":[{"x":1e400,"y":0}]}"#,
         ] {
             let e = ApplyRequest::parse(body).unwrap_err();
             assert_eq!(e.status, 400);
             refused += 1;
         }
-        assert_eq!(refused, 7);
+        assert_eq!(refused, 8);
+        let e = ApplyRequest::parse(br#"{"game":"former","board":"AB","moves":[{"x":1e400}]}"#);
+        assert_eq!(e.unwrap_err().message, "bad \"moves\": number out of range");
         let e = ApplyRequest::parse(br#"{"game":"former","board":"AB","moves":[],"time_limit":1}"#);
         assert!(e
             .unwrap_err()
@@ -718,6 +789,11 @@ mod tests {
                 "unknown parameter \"sede\" in the query of /api/generate",
             ),
             ("game=former&seed=3&%", "unknown parameter \"%\""),
+            // nor one of two values taken for the other
+            (
+                "game=former&seed=3&seed=4",
+                "the query of /api/generate gives \"seed\" twice",
+            ),
         ] {
             let e = GenerateRequest::parse(query).unwrap_err();
             assert!(e.message.contains(words), "{e}");
