@@ -105,6 +105,8 @@ pub enum InputError {
     GameConflict { named: Game, chosen: Game },
     #[error("{0}: no boards found")]
     NoBoards(String),
+    #[error("--dates {0} holds no day: A..B ends the day before B, so B must come after A (A..=B ends on B)")]
+    NoDays(String),
     #[error("board {name}: {err}")]
     InBoard { name: String, err: Box<InputError> },
     #[error("{0}")]
@@ -608,8 +610,11 @@ pub fn dated_entries(range: &str, rules: &mut RuleChoices) -> Result<Vec<Entry>,
         None | Some(Game::Former) => rules.game = Some(Game::Former),
         Some(other) => return Err(InputError::DateNotFormer(other)),
     }
-    DateRange::parse(range)?
-        .into_iter()
+    let days = DateRange::parse(range)?;
+    if days.is_empty() {
+        return Err(InputError::NoDays(range.to_string()));
+    }
+    days.into_iter()
         .map(|date| {
             Ok(Entry {
                 name: date.to_string(),

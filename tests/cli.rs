@@ -544,10 +544,17 @@ fn gen_makes_sets_of_seeds_and_of_days_that_bench_reads() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(words), "{seeds}: {err}");
     }
-    // and so is a range of no days
-    let (code, out, err) = run(&["gen", "--dates", "2024-11-25..2024-11-23"], None);
-    assert_eq!((code, out.as_str()), (2, ""), "{err}");
-    assert!(err.contains("no boards found"), "{err}");
+    // and so is a range of no days, in gen and bench alike
+    for command in ["gen", "bench"] {
+        for range in ["2024-11-25..2024-11-23", "2025-01-01..2025-01-01"] {
+            let (code, out, err) = run(&[command, "--dates", range], None);
+            assert_eq!((code, out.as_str()), (2, ""), "{err}");
+            assert!(
+                err.contains(&format!("--dates {range} holds no day")),
+                "{err}"
+            );
+        }
+    }
 }
 
 #[test]

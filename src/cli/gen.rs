@@ -7,9 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::args::GenArgs;
-use tumble::input::{
-    dated_board, dated_entries, gen_board, gen_entries, seed_range, InputError, RuleChoices,
-};
+use tumble::input::{dated_board, dated_entries, gen_board, gen_entries, seed_range, RuleChoices};
 
 /// Runs `tumble gen`.
 pub fn run(args: GenArgs) -> Result<ExitCode> {
@@ -18,11 +16,7 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
         ..RuleChoices::default()
     };
     let set = if let Some(range) = &args.dates {
-        let days = dated_entries(range, &mut rules)?;
-        if days.is_empty() {
-            return Err(InputError::NoBoards(range.clone()).into());
-        }
-        days
+        dated_entries(range, &mut rules)?
     } else if let Some(seeds) = &args.seeds {
         let seeds = seed_range(seeds)?;
         gen_entries(args.game, args.width, args.height, args.colours, seeds)?
