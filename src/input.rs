@@ -38,6 +38,10 @@ pub enum InputError {
     Directory { what: &'static str, path: String },
     #[error("cannot read board file {0}: it is a picture (`tumble solve --image` reads one)")]
     PictureAsBoard(String),
+    #[error(
+        "cannot read the board from stdin: it is a picture (`tumble solve --image -` reads one)"
+    )]
+    PictureOnStdin,
     #[error("a {width}×{height} board is not the usual size of any game: say which with --game")]
     UnknownSize { width: usize, height: usize },
     #[error("--start is for Flood-It only")]
@@ -275,8 +279,11 @@ pub fn read_board_text(arg: &str) -> Result<String, InputError> {
     argument_text(arg, WHAT, |e| {
         // (only a file that is not text is looked at as a picture: a board whose first
         // letters happen to be some format's signature stays a board)
-        if crate::picture::is_picture(e.as_bytes()) && arg != "-" {
-            return InputError::PictureAsBoard(arg.to_string());
+        if crate::picture::is_picture(e.as_bytes()) {
+            return match arg {
+                "-" => InputError::PictureOnStdin,
+                _ => InputError::PictureAsBoard(arg.to_string()),
+            };
         }
         read_error(arg, WHAT, not_utf8(e))
     })

@@ -223,6 +223,19 @@ fn solve_reads_a_screenshot_and_draws_its_answer() {
         err.contains("is a picture") && err.contains("--image"),
         "{err}"
     );
+    // and so on stdin, pointing to --image -
+    let out = common::cli::tumble()
+        .args(["solve", "-"])
+        .write_stdin(std::fs::read(&png).unwrap())
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("board from stdin: it is a picture") && err.contains("--image -"),
+        "{err}"
+    );
     let (code, out, err) = tumble(&[
         "solve",
         "--image",
