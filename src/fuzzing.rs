@@ -108,19 +108,20 @@ pub fn check_moves(data: &[u8]) {
         game: rules.game.or(Some(Game::Former)),
         ..rules
     };
-    let game = rules.game.unwrap_or(Game::Former);
-    // as `check` reads its argument: moves as written, or JSON read for the game
-    let moves = match crate::input::moves_text(String::from_utf8_lossy(moves).into_owned(), game) {
+    let prepared = match setup_from(&board, &rules) {
+        Ok(p) => p,
+        Err(e) => return one_line(e),
+    };
+    // as `check` reads its argument: moves as written, or JSON read for the game and board
+    let text = String::from_utf8_lossy(moves).into_owned();
+    let (grid, game) = (&prepared.grid, prepared.setup.game);
+    let moves = match crate::input::moves_text(text, grid, game) {
         Ok(m) => m,
         Err(e) => return one_line(e),
     };
     if let Err(e) = parse_clicks(&moves) {
         one_line(e);
     }
-    let prepared = match setup_from(&board, &rules) {
-        Ok(p) => p,
-        Err(e) => return one_line(e),
-    };
     match crate::check::check(&prepared.grid, &prepared.setup, &moves) {
         Ok(c) => {
             // a step per legal move, so no more steps than characters in the list

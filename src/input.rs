@@ -103,6 +103,10 @@ pub enum InputError {
     TooManySeeds { text: String, count: u128 },
     #[error("bad JSON moves: {0}")]
     MovesJson(String),
+    #[error(
+        "the moves are solve --json's answer for {0}: give that board, or this board's answer"
+    )]
+    AnswerElsewhere(String),
     #[error("give the board and the moves from stdin one at a time: both are -")]
     BothStdin,
     #[error("the board's line names {named}, but --game says {chosen}: leave out one of them")]
@@ -468,19 +472,19 @@ pub fn parse_start(arg: Option<&str>, grid: &Grid) -> Result<(usize, usize), Inp
 }
 
 /// The moves argument of `tumble check` and `tumble render --moves` as move text for
-/// `game`: the moves themselves, `-` for standard input, or a file that holds them. The
-/// text is either moves as written (`(7,0) (3,1)`, or Flood-It's colours `BGRY`) or JSON:
-/// `solve --json`'s answer (its `moves`) or a list of moves, each as
-/// [`move_json`](crate::move_json) reads it for the game (`{"x":7,"y":0}` or `[7,0]`;
-/// `"B"` or `{"colour":"B"}`).
-pub fn read_moves(arg: &str, game: Game) -> Result<String, InputError> {
+/// `game` on `board`: the moves themselves, `-` for standard input, or a file that holds
+/// them. The text is either moves as written (`(7,0) (3,1)`, or Flood-It's colours `BGRY`)
+/// or JSON: `solve --json`'s answer (its `moves`; an answer for another game or board is
+/// refused, naming it) or a list of moves, each as [`move_json`](crate::move_json) reads
+/// it for the game (`{"x":7,"y":0}` or `[7,0]`; `"B"` or `{"colour":"B"}`).
+pub fn read_moves(arg: &str, board: &Grid, game: Game) -> Result<String, InputError> {
     const WHAT: &str = "moves";
     let text = argument_text(arg, WHAT, |e| read_error(arg, WHAT, not_utf8(e)))?;
-    moves_text(text, game)
+    moves_text(text, board, game)
 }
 
-/// Moves as written, or as JSON (see [`read_moves`]), as move text for `game`.
-pub fn moves_text(text: String, game: Game) -> Result<String, InputError> {
+/// Moves as written, or as JSON (see [`read_moves`]), as move text for `game` on `board`.
+pub fn moves_text(text: String, board: &Grid, game: Game) -> Result<String, InputError> {
     use serde_json::Value;
     if !text.trim_start().starts_with(['{', '[']) {
         return Ok(text);
@@ -489,12 +493,44 @@ pub fn moves_text(text: String, game: Game) -> Result<String, InputError> {
     let v: Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
     let list = match &v {
         Value::Array(list) => list,
-        Value::Object(o) => o.get("moves").and_then(Value::as_array).ok_or_else(|| {
-            bad("an object must have a \"moves\" list, as solve --json prints".into())
-        })?,
+        Value::Object(o) => {
+            answer_is_for(o, board, game)?;
+            o.get("moves").and_then(Value::as_array).ok_or_else(|| {
+                bad("an object must have a \"moves\" list, as solve --json prints".into())
+            })?
+        }
         _ => return Err(bad("give a list of moves or solve --json's answer".into())),
     };
     crate::move_json::move_text(list, game == Game::Floodit).map_err(bad)
+}
+
+/// Refuses `solve --json`'s answer `o` where its `"game"` or `"board"` (when it has them)
+/// is not `game` or `board`: its moves would be replayed on a board they were not found
+/// on, and fail with a reason that hides the mix-up.
+fn answer_is_for(
+    o: &serde_json::Map<String, serde_json::Value>,
+    board: &Grid,
+    game: Game,
+) -> Result<(), InputError> {
+    let elsewhere = |what: String| Err(InputError::AnswerElsewhere(what));
+    if let Some(theirs) = o.get("game").and_then(|g| g.as_str()) {
+        if theirs.parse::<Game>() != Ok(game) {
+            return elsewhere(format!("a {theirs} board, and this is a {game} board"));
+        }
+    }
+    if let Some(theirs) = o.get("board").and_then(|b| b.as_str()) {
+        let same = theirs
+            .parse::<Grid>()
+            .is_ok_and(|t| t.to_text() == board.to_text());
+        if !same {
+            let mut shown: String = theirs.chars().take(40).collect();
+            if shown.len() < theirs.len() {
+                shown.push('…');
+            }
+            return elsewhere(format!("another board, {shown}"));
+        }
+    }
+    Ok(())
 }
 
 /// Parses `(x,y)` pairs: `"(7,0) (3,1)"`, also `7,0 3,1`.

@@ -361,6 +361,19 @@ fn check_replays_solve_json_from_a_file_or_stdin() {
             "[\"B\",\",\"]",
             "move 2 \",\" is not a colour",
         ),
+        // solve --json's answer for another board or game, named as such
+        (
+            "former",
+            "AAB,ABB,BAB",
+            r#"{"game":"former","board":"AAB,ABB,BAA","moves":[[0,1],[1,0],[0,0]]}"#,
+            "the moves are solve --json's answer for another board, AAB,ABB,BAA",
+        ),
+        (
+            "dust",
+            "AAB,ABB,BAA",
+            r#"{"game":"former","board":"AAB,ABB,BAA","moves":[[0,1],[1,0],[0,0]]}"#,
+            "answer for a former board, and this is a dust board",
+        ),
     ] {
         let (code, _, err) = run(&["check", "--game", game, board, moves], None);
         assert_eq!(code, 2, "{moves}");
@@ -368,7 +381,7 @@ fn check_replays_solve_json_from_a_file_or_stdin() {
         assert!(err.contains(words), "{moves}: {err}");
         refused += 1;
     }
-    assert_eq!(refused, 7);
+    assert_eq!(refused, 9);
     let (code, _, err) = run(&["check", "-", "-"], Some("AB,BA"));
     assert_eq!(code, 2);
     assert!(err.contains("both are -"), "{err}");

@@ -24,7 +24,7 @@ pub fn run(args: &[String], date: Option<String>, mut rules: RuleChoices) -> Res
         (None, _) => anyhow::bail!("check needs a board and the moves (or --date and the moves)"),
     };
     let p = setup_from(&text, &rules)?;
-    let moves = read_moves(moves, p.setup.game)?;
+    let moves = read_moves(moves, &p.grid, p.setup.game)?;
     // (moves that do not read as moves are an error before anything is printed)
     let c = check(&p.grid, &p.setup, &moves)?;
     if let Some(n) = &p.note {

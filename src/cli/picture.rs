@@ -81,7 +81,7 @@ pub fn render(
             save_board(output, grid, game, &style).map_err(picture_error)?
         }
         Some(moves) => {
-            let checked = check(grid, &p.setup, &read_moves(moves, p.setup.game)?)?;
+            let checked = check(grid, &p.setup, &read_moves(moves, grid, p.setup.game)?)?;
             if let Some((n, why)) = checked.illegal {
                 anyhow::bail!("illegal move {n}: {why}");
             }
