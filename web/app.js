@@ -805,7 +805,9 @@ function drawChart(run) {
   if (run.bound.length) s += `<path class="line bound" d="${path(run.bound)}"/>`;
   if (run.best.length) s += `<path class="line best" d="${path(run.best)}"/>`;
   if (run.best.length) s += `<text class="val best" x="${W - R}" y="${Y(last(run.best).v) - 5}" text-anchor="end">${last(run.best).v}</text>`;
-  if (run.bound.length) s += `<text class="val bound" x="${W - R}" y="${Y(last(run.bound).v) + 14}" text-anchor="end">${last(run.bound).v}</text>`;
+  // (the bound's label only where it says something the answer's does not; clear of the
+  // bound's last rise, which is drawn at the right edge)
+  if (run.bound.length && !(run.best.length && last(run.best).v === last(run.bound).v)) s += `<text class="val bound" x="${W - R - 8}" y="${Y(last(run.bound).v) + 14}" text-anchor="end">${last(run.bound).v}</text>`;
   s += `<g class="legend"><rect class="best" x="${L}" y="6" width="10" height="4" rx="2"/><text x="${L + 14}" y="12">${bestName}</text>`;
   if (run.bound.length || o === 'moves') s += `<rect class="bound" x="${L + 100}" y="6" width="10" height="4" rx="2"/><text x="${L + 114}" y="12">lower bound</text>`;
   s += '</g>';
