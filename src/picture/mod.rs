@@ -1,8 +1,9 @@
 //! Pictures of boards: render a board to PNG or SVG (one board, or the steps of a solution),
 //! and read a board back from a screenshot.
 //!
-//! - [`render`], [`render_svg`], [`render_steps`], [`render_steps_svg`], [`save_board`],
-//!   [`save_steps`]: a [`Grid`](crate::grid::Grid) drawn with a [`Style`] (tile size, gap, margin, background)
+//! - [`render`], [`render_svg`], [`render_steps`], [`render_steps_svg`]; as a file's bytes
+//!   [`board_bytes`], [`steps_bytes`]; to a file [`save_board`], [`save_steps`]: a
+//!   [`Grid`](crate::grid::Grid) drawn with a [`Style`] (tile size, gap, margin, background)
 //!   in the game's palette ([`palette`]): NRK's four colours with a white mark for Former,
 //!   a fixed set of distinct colours by colour index for the other games.
 //! - [`read`], [`read_image`]: image bytes (PNG, JPEG, WebP) or pixels to a [`Grid`](crate::grid::Grid); the
@@ -67,9 +68,9 @@ pub use read::{
     decode, is_picture, overlay, read, read_image, ReadOptions, Reading, MAX_PIXELS, MAX_SIDE,
 };
 pub use render::{
-    check_output, check_png_output, fitting_style, flood_group, png_bytes, render, render_steps,
-    render_steps_svg, render_svg, save_board, save_steps, solution_panels, steps_size, write_png,
-    Pick, Style, FITTING_TILES, MAX_PICTURE_PIXELS,
+    board_bytes, check_output, check_png_output, fitting_style, flood_group, png_bytes, render,
+    render_steps, render_steps_svg, render_svg, save_board, save_steps, solution_panels,
+    steps_bytes, steps_size, write_png, Pick, Style, FITTING_TILES, MAX_PICTURE_PIXELS,
 };
 
 /// NRK Former's tile colours and their letters: orange, pink, green, blue.

@@ -592,6 +592,36 @@ pub fn solution_panels(
     (boards, picks)
 }
 
+/// A board drawn as the bytes of a picture file: SVG text (`svg`) or a PNG.
+pub fn board_bytes(
+    grid: &Grid,
+    game: Option<Game>,
+    style: &Style,
+    svg: bool,
+) -> Result<Vec<u8>, PictureError> {
+    if svg {
+        Ok(render_svg(grid, game, style).into_bytes())
+    } else {
+        png_bytes(&render(grid, game, style))
+    }
+}
+
+/// The steps of a solution (see [`render_steps`]) as the bytes of a picture file: SVG text
+/// (`svg`) or a PNG.
+pub fn steps_bytes(
+    boards: &[Grid],
+    picks: &[Pick],
+    game: Option<Game>,
+    style: &Style,
+    svg: bool,
+) -> Result<Vec<u8>, PictureError> {
+    if svg {
+        Ok(render_steps_svg(boards, picks, game, style)?.into_bytes())
+    } else {
+        png_bytes(&render_steps(boards, picks, game, style)?)
+    }
+}
+
 /// Draws a board to `path`, PNG or SVG by the extension.
 pub fn save_board(
     path: &Path,
@@ -599,12 +629,9 @@ pub fn save_board(
     game: Option<Game>,
     style: &Style,
 ) -> Result<(), PictureError> {
-    if is_svg(path)? {
-        std::fs::write(path, render_svg(grid, game, style))?;
-        Ok(())
-    } else {
-        write_png(path, &render(grid, game, style))
-    }
+    let svg = is_svg(path)?;
+    std::fs::write(path, board_bytes(grid, game, style, svg)?)?;
+    Ok(())
 }
 
 /// Draws the steps of a solution to `path` (see [`render_steps`]), PNG or SVG by the extension.
@@ -615,12 +642,9 @@ pub fn save_steps(
     game: Option<Game>,
     style: &Style,
 ) -> Result<(), PictureError> {
-    if is_svg(path)? {
-        std::fs::write(path, render_steps_svg(boards, picks, game, style)?)?;
-        Ok(())
-    } else {
-        write_png(path, &render_steps(boards, picks, game, style)?)
-    }
+    let svg = is_svg(path)?;
+    std::fs::write(path, steps_bytes(boards, picks, game, style, svg)?)?;
+    Ok(())
 }
 
 #[cfg(test)]

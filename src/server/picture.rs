@@ -6,8 +6,7 @@ use serde_json::json;
 use super::errors::ApiError;
 use super::request::RenderRequest;
 use crate::picture::{
-    fitting_style, png_bytes, render, render_steps, render_steps_svg, render_svg, steps_size,
-    Style, MAX_PICTURE_PIXELS,
+    board_bytes, fitting_style, steps_bytes, steps_size, Style, MAX_PICTURE_PIXELS,
 };
 
 /// A picture and its media type.
@@ -22,27 +21,27 @@ pub struct Picture {
 pub fn draw(r: &RenderRequest) -> Result<Picture, ApiError> {
     let (grid, setup) = (&r.prepared.grid, &r.prepared.setup);
     let game = Some(setup.game);
-    let Some(moves) = &r.moves else {
-        let style = fitting(|s| s.size(grid.width(), grid.height()))?;
-        return picture(
-            r.svg,
-            || Ok(render_svg(grid, game, &style)),
-            || Ok(render(grid, game, &style)),
-        );
+    let bytes = match &r.moves {
+        None => {
+            let style = fitting(|s| s.size(grid.width(), grid.height()))?;
+            board_bytes(grid, game, &style, r.svg)?
+        }
+        Some(moves) => {
+            let checked = crate::check::check(grid, setup, moves)?;
+            if let Some((n, why)) = &checked.illegal {
+                return Err(ApiError::bad_request(format!("illegal move {n}: {why}"))
+                    .with("move", json!(n)));
+            }
+            let (boards, picks) = checked.panels(grid, setup);
+            let style = fitting(|s| steps_size(&boards, s))?;
+            steps_bytes(&boards, &picks, game, &style, r.svg)?
+        }
     };
-    let checked = crate::check::check(grid, setup, moves)?;
-    if let Some((n, why)) = &checked.illegal {
-        return Err(
-            ApiError::bad_request(format!("illegal move {n}: {why}")).with("move", json!(n))
-        );
-    }
-    let (boards, picks) = checked.panels(grid, setup);
-    let style = fitting(|s| steps_size(&boards, s))?;
-    picture(
-        r.svg,
-        || Ok(render_steps_svg(&boards, &picks, game, &style)?),
-        || Ok(render_steps(&boards, &picks, game, &style)?),
-    )
+    let content_type = if r.svg { "image/svg+xml" } else { "image/png" };
+    Ok(Picture {
+        content_type,
+        bytes,
+    })
 }
 
 /// The style [`fitting_style`] picks for a picture of the size `size` gives; a 400 when
@@ -56,24 +55,5 @@ fn fitting(size: impl Fn(&Style) -> (u32, u32)) -> Result<Style, ApiError> {
             smallest.tile,
             MAX_PICTURE_PIXELS >> 20
         ))
-    })
-}
-
-/// The SVG text `svg` makes, or the PNG of the image `png` makes.
-fn picture(
-    as_svg: bool,
-    svg: impl FnOnce() -> Result<String, ApiError>,
-    png: impl FnOnce() -> Result<image::RgbImage, ApiError>,
-) -> Result<Picture, ApiError> {
-    Ok(if as_svg {
-        Picture {
-            content_type: "image/svg+xml",
-            bytes: svg()?.into_bytes(),
-        }
-    } else {
-        Picture {
-            content_type: "image/png",
-            bytes: png_bytes(&png()?)?,
-        }
     })
 }

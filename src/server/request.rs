@@ -322,9 +322,9 @@ pub struct ApplyRequest {
 }
 
 /// A request's `"moves"` in `tumble check`'s syntax, each move as
-/// [`move_json`](crate::move_json) reads it for the game.
-fn moves_text(moves: &[Value], floodit: bool) -> Result<String, ApiError> {
-    crate::move_json::move_text(moves, floodit).map_err(ApiError::bad_request)
+/// [`move_json`](crate::move_json) reads it for the setup's game.
+fn moves_text(moves: &[Value], setup: &Setup) -> Result<String, ApiError> {
+    crate::move_json::move_text(moves, setup.game == Game::Floodit).map_err(ApiError::bad_request)
 }
 
 impl ApplyRequest {
@@ -336,10 +336,9 @@ impl ApplyRequest {
         let board = RawBoard::take_from(&mut fields)?;
         let moves: Option<Vec<Value>> = take(&mut fields, "moves")?;
         let prepared = board.prepare()?;
-        let floodit = prepared.setup.game == Game::Floodit;
         let moves = moves.ok_or_else(|| ApiError::bad_request("the request has no \"moves\""))?;
         Ok(ApplyRequest {
-            moves: moves_text(&moves, floodit)?,
+            moves: moves_text(&moves, &prepared.setup)?,
             prepared,
         })
     }
@@ -373,9 +372,8 @@ impl RenderRequest {
         )?
         .unwrap_or(false);
         let prepared = board.prepare()?;
-        let floodit = prepared.setup.game == Game::Floodit;
         Ok(RenderRequest {
-            moves: moves.map(|m| moves_text(&m, floodit)).transpose()?,
+            moves: moves.map(|m| moves_text(&m, &prepared.setup)).transpose()?,
             prepared,
             svg,
         })
