@@ -509,6 +509,9 @@ fn bad_shards_and_bad_merge_input_are_one_line_errors() {
         s(&renamed),
         "--game",
         "figure",
+        // one board at a time, so the rows are in the set's order and board 0 comes first
+        "--jobs",
+        "1",
         "--jsonl",
         s(&renamed_rows),
     ]);
