@@ -14,8 +14,8 @@
 //! | [`api_json`] | the server's requests (feature `server`): the JSON bodies of `/api/solve`, `/api/apply` (then the moves played) and `/api/render` (then drawn), the query strings of `/api/generate` and `/api/read`, the date of `/api/former` |
 
 use crate::grid::Grid;
-use crate::input::{parse_clicks, parse_start, setup_from, RuleChoices};
-use crate::rules::Game;
+use crate::input::{parse_clicks, parse_start, setup_from};
+use crate::rules::{Game, RuleChoices};
 
 /// The largest picture [`screenshot`] decodes, in pixels: the reader's work grows with the
 /// picture, and a fuzzer must not spend seconds on one input. Larger pictures (up to
@@ -114,8 +114,7 @@ pub fn check_moves(data: &[u8]) {
     };
     // as `check` reads its argument: moves as written, or JSON read for the game and board
     let text = String::from_utf8_lossy(moves).into_owned();
-    let (grid, game) = (&prepared.grid, prepared.setup.game);
-    let moves = match crate::input::moves_text(text, grid, game) {
+    let moves = match crate::input::moves_text(text, &prepared.grid, &prepared.setup) {
         Ok(m) => m,
         Err(e) => return one_line(e),
     };

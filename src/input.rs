@@ -9,10 +9,11 @@ use std::path::Path;
 
 use thiserror::Error;
 
+use crate::answer_json::Answer;
 use crate::boardset::Entry;
 use crate::daily::{former_board, DailyError, Date, DateRange};
 use crate::grid::{BoardError, Grid, MAX_COLOURS};
-use crate::rules::{Clickable, Game, Objective, Sideways};
+use crate::rules::{Game, RuleChoices};
 use crate::search::anytime::Method;
 use crate::solve::Setup;
 
@@ -107,6 +108,20 @@ pub enum InputError {
         "the moves are solve --json's answer for {0}: give that board, or this board's answer"
     )]
     AnswerElsewhere(String),
+    #[error(
+        "the moves are solve --json's answer under {option} {theirs}, not {ours}: leave \
+         {option} out to replay them under the answer's"
+    )]
+    AnswerRules {
+        option: &'static str,
+        theirs: String,
+        ours: String,
+    },
+    #[error(
+        "the moves do not hold their board: give the board (or --date) too; only solve \
+         --json's answer holds its own"
+    )]
+    MovesWithoutBoard,
     #[error("give the board and the moves from stdin one at a time: both are -")]
     BothStdin,
     #[error("the board's line names {named}, but --game says {chosen}: leave out one of them")]
@@ -161,19 +176,6 @@ pub fn check_jobs(jobs: usize) -> Result<(), InputError> {
         Some(cores) => Err(InputError::TooManyJobs { asked: jobs, cores }),
         None => Ok(()),
     }
-}
-
-/// The game and the rule knobs a user chose (each `None` keeps the game's own).
-#[derive(Clone, Debug, Default)]
-pub struct RuleChoices {
-    /// Without it: from a `game|board` line, or from the board's size.
-    pub game: Option<Game>,
-    pub clickable: Option<Clickable>,
-    pub min_group: Option<u32>,
-    pub sideways: Option<Sideways>,
-    pub objective: Option<Objective>,
-    /// Flood-It's start cell: `topleft`, `centre` or `X,Y`.
-    pub start: Option<String>,
 }
 
 /// The search limits a user chose.
@@ -471,54 +473,108 @@ pub fn parse_start(arg: Option<&str>, grid: &Grid) -> Result<(usize, usize), Inp
     }
 }
 
-/// The moves argument of `tumble check` and `tumble render --moves` as move text for
-/// `game` on `board`: the moves themselves, `-` for standard input, or a file that holds
-/// them. The text is either moves as written (`(7,0) (3,1)`, or Flood-It's colours `BGRY`)
-/// or JSON: `solve --json`'s answer (its `moves`; an answer for another game or board is
-/// refused, naming it) or a list of moves, each as [`move_json`](crate::move_json) reads
-/// it for the game (`{"x":7,"y":0}` or `[7,0]`; `"B"` or `{"colour":"B"}`).
-pub fn read_moves(arg: &str, board: &Grid, game: Game) -> Result<String, InputError> {
-    const WHAT: &str = "moves";
-    let text = argument_text(arg, WHAT, |e| read_error(arg, WHAT, not_utf8(e)))?;
-    moves_text(text, board, game)
+/// Where `tumble check` and `tumble render --moves` take the board they replay moves on.
+#[derive(Clone, Copy, Debug)]
+pub enum BoardFrom<'a> {
+    /// A board argument: a file, `-` for standard input, or the board itself.
+    Arg(&'a str),
+    /// NRK Former's board of this day (`YYYY-MM-DD` or `today`).
+    Date(&'a str),
+    /// The moves' own: `solve --json`'s answer holds its board.
+    Answer,
 }
 
-/// Moves as written, or as JSON (see [`read_moves`]), as move text for `game` on `board`.
-pub fn moves_text(text: String, board: &Grid, game: Game) -> Result<String, InputError> {
-    use serde_json::Value;
-    if !text.trim_start().starts_with(['{', '[']) {
-        return Ok(text);
+/// The board and the moves `tumble check` and `tumble render --moves` replay: the board
+/// set up under `rules`, and the moves argument (the moves themselves, `-` for standard
+/// input, or a file that holds them) as move text for its game.
+///
+/// The moves are either written out (`(7,0) (3,1)`, or Flood-It's colours `BGRY`) or JSON:
+/// a list of moves, each as [`move_json`](crate::move_json) reads it for the game
+/// (`{"x":7,"y":0}` or `[7,0]`; `"B"` or `{"colour":"B"}`), or `solve --json`'s answer.
+/// An answer is replayed under the rules it records ([`Answer`]) wherever `rules` leaves
+/// them open, for its game where neither `rules` nor the board's line names one, and
+/// (with [`BoardFrom::Answer`]) on its own board; an answer for another board, game or
+/// rules is refused, naming the difference.
+pub fn replay_input(
+    board: BoardFrom,
+    moves: &str,
+    mut rules: RuleChoices,
+) -> Result<(Prepared, String), InputError> {
+    const WHAT: &str = "moves";
+    let text = argument_text(moves, WHAT, |e| read_error(moves, WHAT, not_utf8(e)))?;
+    let answer = match json_moves(&text)? {
+        Some(serde_json::Value::Object(o)) => Some(answer_of(&o)?),
+        _ => None,
+    };
+    let board_text = match board {
+        BoardFrom::Arg(b) => read_board_text(b)?,
+        BoardFrom::Date(d) => dated_board(d, &mut rules)?,
+        BoardFrom::Answer => answer
+            .as_ref()
+            .and_then(|a| a.board.clone())
+            .ok_or(InputError::MovesWithoutBoard)?,
+    };
+    if let Some(a) = &answer {
+        let line_names_game = crate::boardset::single_line(&board_text).and_then(|e| e.game);
+        if line_names_game.is_none() {
+            rules.game = rules.game.or(a.rules.game);
+        }
+        rules = rules.or(&a.rules);
     }
+    let p = setup_from(&board_text, &rules)?;
+    let moves = moves_text(text, &p.grid, &p.setup)?;
+    Ok((p, moves))
+}
+
+/// Moves as written, or as JSON (see [`replay_input`]), as move text for the game of
+/// `setup` on `board`.
+pub fn moves_text(text: String, board: &Grid, setup: &Setup) -> Result<String, InputError> {
+    use serde_json::Value;
+    let Some(v) = json_moves(&text)? else {
+        return Ok(text);
+    };
     let bad = InputError::MovesJson;
-    let v: Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
     let list = match &v {
         Value::Array(list) => list,
         Value::Object(o) => {
-            answer_is_for(o, board, game)?;
+            answer_is_for(&answer_of(o)?, board, setup)?;
             o.get("moves").and_then(Value::as_array).ok_or_else(|| {
                 bad("an object must have a \"moves\" list, as solve --json prints".into())
             })?
         }
         _ => return Err(bad("give a list of moves or solve --json's answer".into())),
     };
-    crate::move_json::move_text(list, game == Game::Floodit).map_err(bad)
+    crate::move_json::move_text(list, setup.game == Game::Floodit).map_err(bad)
 }
 
-/// Refuses `solve --json`'s answer `o` where its `"game"` or `"board"` (when it has them)
-/// is not `game` or `board`: its moves would be replayed on a board they were not found
-/// on, and fail with a reason that hides the mix-up.
-fn answer_is_for(
-    o: &serde_json::Map<String, serde_json::Value>,
-    board: &Grid,
-    game: Game,
-) -> Result<(), InputError> {
+/// Moves text that is JSON (it starts with `{` or `[`), parsed; `None` for moves written
+/// out.
+fn json_moves(text: &str) -> Result<Option<serde_json::Value>, InputError> {
+    if !text.trim_start().starts_with(['{', '[']) {
+        return Ok(None);
+    }
+    let v = serde_json::from_str(text).map_err(|e| InputError::MovesJson(e.to_string()))?;
+    Ok(Some(v))
+}
+
+/// `solve --json`'s answer `o` read back, a field it does not hold as the answer writes it
+/// named.
+fn answer_of(o: &serde_json::Map<String, serde_json::Value>) -> Result<Answer, InputError> {
+    Answer::read(o).map_err(|e| InputError::MovesJson(format!("the answer's {e}")))
+}
+
+/// Refuses `solve --json`'s answer `a` where its game, board or rules (those it records)
+/// are not `setup`'s and `board`: its moves would be replayed where they were not found,
+/// and fail, or pass, for a reason that hides the mix-up.
+fn answer_is_for(a: &Answer, board: &Grid, setup: &Setup) -> Result<(), InputError> {
+    let game = setup.game;
     let elsewhere = |what: String| Err(InputError::AnswerElsewhere(what));
-    if let Some(theirs) = o.get("game").and_then(|g| g.as_str()) {
-        if theirs.parse::<Game>() != Ok(game) {
+    if let Some(theirs) = a.rules.game {
+        if theirs != game {
             return elsewhere(format!("a {theirs} board, and this is a {game} board"));
         }
     }
-    if let Some(theirs) = o.get("board").and_then(|b| b.as_str()) {
+    if let Some(theirs) = &a.board {
         let same = theirs
             .parse::<Grid>()
             .is_ok_and(|t| t.to_text() == board.to_text());
@@ -529,6 +585,36 @@ fn answer_is_for(
             }
             return elsewhere(format!("another board, {shown}"));
         }
+    }
+    let differs = |option: &'static str, theirs: String, ours: String| {
+        Err(InputError::AnswerRules {
+            option,
+            theirs,
+            ours,
+        })
+    };
+    if game == Game::Floodit {
+        if let Some(theirs) = &a.rules.start {
+            let ours = setup.floodit_start_on(board);
+            if parse_start(Some(theirs), board).ok() != Some(ours) {
+                return differs("--start", theirs.clone(), format!("{},{}", ours.0, ours.1));
+            }
+        }
+        return Ok(());
+    }
+    let r = &setup.rules;
+    if let Some(theirs) = a.rules.clickable.filter(|&c| c != r.clickable) {
+        return differs(
+            "--clickable",
+            theirs.name().into(),
+            r.clickable.name().into(),
+        );
+    }
+    if let Some(theirs) = a.rules.min_group.filter(|&m| m != r.min_group) {
+        return differs("--min-group", theirs.to_string(), r.min_group.to_string());
+    }
+    if let Some(theirs) = a.rules.sideways.filter(|&s| s != r.sideways) {
+        return differs("--sideways", theirs.name().into(), r.sideways.name().into());
     }
     Ok(())
 }
@@ -673,6 +759,7 @@ pub fn dated_entries(range: &str, rules: &mut RuleChoices) -> Result<Vec<Entry>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Sideways;
     use std::time::Duration;
 
     #[test]

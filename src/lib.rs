@@ -43,6 +43,7 @@
 //! assert_eq!(report.length, 3); // B, then A, then the last A
 //! ```
 
+pub mod answer_json;
 pub mod bench;
 pub mod bits;
 pub mod boardset;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::grid::Grid;
-use crate::rules::Objective;
+use crate::rules::{Clickable, Objective, Sideways};
 
 pub use crate::search::Stopped;
 
@@ -51,6 +51,9 @@ pub struct Report {
     /// The board as given, one line (rows top to bottom, commas between).
     pub board: String,
     pub objective: Objective,
+    /// The rules the moves were found under, so that the answer replays on its own.
+    #[serde(flatten)]
+    pub played: Played,
     pub moves: Vec<Step>,
     /// Number of moves of the solution.
     pub length: usize,
@@ -83,6 +86,22 @@ pub struct Report {
     /// fields `"stopped"` and, when interrupted, `"interrupted": true` (see [`Stopped`]).
     #[serde(flatten)]
     pub stopped: Option<Stopped>,
+}
+
+/// The rules of a [`Report`]'s game beside its objective, in JSON as the fields the
+/// command line's options and the API's requests take: `"clickable"`, `"min_group"` and
+/// `"sideways"` for a click game, `"start"` (`"X,Y"`, `y = 0` at the bottom) for Flood-It.
+/// `tumble check` replays an answer under them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Played {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clickable: Option<Clickable>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_group: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sideways: Option<Sideways>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
 }
 
 /// Progress while solving.

@@ -55,6 +55,92 @@ pub enum Objective {
     Score,
 }
 
+impl Clickable {
+    /// Each choice by the name the command line and the API give it.
+    pub const NAMES: [(&'static str, Clickable); 2] =
+        [("any", Clickable::Any), ("bottom", Clickable::Bottom)];
+
+    /// The choice's name, as the options take it and JSON writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Clickable::Any => "any",
+            Clickable::Bottom => "bottom",
+        }
+    }
+}
+
+impl Sideways {
+    /// Each choice by the name the command line and the API give it (and `center`).
+    pub const NAMES: [(&'static str, Sideways); 4] = [
+        ("none", Sideways::None),
+        ("left", Sideways::Left),
+        ("centre", Sideways::Centre),
+        ("center", Sideways::Centre),
+    ];
+
+    /// The choice's name, as the options take it and JSON writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sideways::None => "none",
+            Sideways::Left => "left",
+            Sideways::Centre => "centre",
+        }
+    }
+}
+
+impl Objective {
+    /// Each choice by the name the command line and the API give it.
+    pub const NAMES: [(&'static str, Objective); 3] = [
+        ("moves", Objective::Moves),
+        ("tiles", Objective::Tiles),
+        ("score", Objective::Score),
+    ];
+}
+
+/// `value` as one of `names` (any case), or clap's words for a bad value of `field`
+/// (one line: the value is escaped, as it may hold a line break).
+pub fn named<T: Copy>(field: &str, value: &str, names: &[(&str, T)]) -> Result<T, String> {
+    names
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(value.trim()))
+        .map(|&(_, v)| v)
+        .ok_or_else(|| {
+            let possible: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            format!(
+                "invalid value '{}' for {field} [possible values: {}]",
+                value.escape_debug(),
+                possible.join(", ")
+            )
+        })
+}
+
+/// The game and the rule knobs a user chose (each `None` keeps the game's own).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleChoices {
+    /// Without it: from a `game|board` line, or from the board's size.
+    pub game: Option<Game>,
+    pub clickable: Option<Clickable>,
+    pub min_group: Option<u32>,
+    pub sideways: Option<Sideways>,
+    pub objective: Option<Objective>,
+    /// Flood-It's start cell: `topleft`, `centre` or `X,Y`.
+    pub start: Option<String>,
+}
+
+impl RuleChoices {
+    /// These choices, with those they leave open (all but the game) taken from `theirs`.
+    pub fn or(self, theirs: &RuleChoices) -> RuleChoices {
+        RuleChoices {
+            game: self.game,
+            clickable: self.clickable.or(theirs.clickable),
+            min_group: self.min_group.or(theirs.min_group),
+            sideways: self.sideways.or(theirs.sideways),
+            objective: self.objective.or(theirs.objective),
+            start: self.start.or_else(|| theirs.start.clone()),
+        }
+    }
+}
+
 /// SameGame's points for removing a group of `n` tiles: `(n − 2)²`, none for `n ≤ 2`.
 #[inline]
 pub fn points(n: u32) -> i64 {

@@ -6,8 +6,9 @@ use proptest::prelude::*;
 
 use tumble::daily::{Date, DateRange};
 use tumble::grid::Grid;
-use tumble::input::{parse_clicks, setup_from, RuleChoices};
+use tumble::input::{parse_clicks, setup_from};
 use tumble::picture::{read, ReadOptions};
+use tumble::rules::RuleChoices;
 
 /// Text that looks a little like our inputs: board letters, separators, digits, brackets,
 /// pipes, dates, and now and then any character at all.

@@ -271,6 +271,112 @@ fn check_accepts_a_legal_solution() {
     assert!(out.contains("cleared in 4 moves"), "{out}");
 }
 
+/// `solve --json`'s answer records the rules it was found under: `check` and `render
+/// --moves` replay it alone on its own board under them, take them where no option says
+/// otherwise, and refuse options that differ, naming the option.
+#[test]
+fn an_answer_alone_replays_on_its_board_under_its_rules() {
+    // a Former board solved with columns closing left, where the same clicks replayed
+    // under Former's own rules do not clear it
+    let gen = "gen --game former --width 5 --height 5 --colours 3 --seed 1";
+    let gen: Vec<&str> = gen.split(' ').collect();
+    let board = run(&gen, None).1.lines().collect::<Vec<_>>().join(",");
+    let mut cases = 0;
+    for (game, options, end) in [
+        ("former", &["--sideways", "left"][..], "cleared in"),
+        ("samegame", &["--min-group", "3"][..], "score:"),
+        ("floodit", &["--start", "centre"][..], "solved in"),
+    ] {
+        let mut args = vec!["solve", "--json", "--game", game, "--time-limit", "5"];
+        args.extend(options);
+        args.push(&board);
+        let (code, answer, err) = run(&args, None);
+        assert_eq!(code, 0, "{game}: {err}");
+        let v: Value = serde_json::from_str(&answer).unwrap();
+        let file = temp_file(&format!("alone-{game}.json"), &answer);
+        let file = file.to_str().unwrap();
+        // alone, from a file and from stdin, and beside its board with no options
+        let mut verdicts = Vec::new();
+        for (args, stdin) in [
+            (vec!["check", file], None),
+            (vec!["check", "-"], Some(answer.as_str())),
+            (vec!["check", "--game", game, &board, file], None),
+        ] {
+            let (code, out, err) = run(&args, stdin);
+            assert_eq!(code, 0, "{game} {args:?}: {err}");
+            let last = out
+                .lines()
+                .rev()
+                .find(|l| l.contains(end))
+                .map(str::to_string);
+            assert!(last.is_some(), "{game} {args:?}: no {end:?} in\n{out}");
+            verdicts.push(last);
+            cases += 1;
+        }
+        assert!(verdicts.windows(2).all(|w| w[0] == w[1]), "{verdicts:?}");
+        let png = std::env::temp_dir().join(format!("tumble-alone-{game}.png"));
+        let (code, _, err) = run(
+            &["render", "--moves", file, "-o", png.to_str().unwrap()],
+            None,
+        );
+        assert_eq!(code, 0, "{game} render: {err}");
+        let bytes = std::fs::read(&png).unwrap();
+        assert!(bytes.starts_with(b"\x89PNG"), "{game} render");
+        std::fs::remove_file(png).ok();
+        cases += 1;
+        // an option that differs from the answer's rule is named
+        let (option, other) = (options[0], if game == "floodit" { "0,0" } else { "2" });
+        let other = if option == "--sideways" {
+            "none"
+        } else {
+            other
+        };
+        let theirs = v[option.trim_start_matches("--").replace('-', "_")].clone();
+        let theirs = theirs.as_str().map_or(theirs.to_string(), str::to_string);
+        assert_error(
+            &["check", option, other, file],
+            None,
+            &[&format!(
+                "answer under {option} {theirs}, not {other}: leave {option} out"
+            )],
+        );
+        cases += 1;
+        std::fs::remove_file(file).ok();
+    }
+    // the clicks alone, replayed under Former's own rules, do not clear the board: the
+    // answer's rules are what made it clear
+    let (code, answer, _) = run(
+        &[
+            "solve",
+            "--json",
+            "--game",
+            "former",
+            "--sideways",
+            "left",
+            &board,
+        ],
+        None,
+    );
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    let clicks = v["moves"].to_string();
+    let (_, out, _) = run(&["check", "--game", "former", &board, &clicks], None);
+    assert!(!out.contains("cleared in"), "{out}");
+    // moves with no board of their own need one
+    assert_error(
+        &["check", &clicks],
+        None,
+        &["the moves do not hold their board: give the board (or --date) too"],
+    );
+    assert_error(
+        &["render", "--moves", "(0,0)", "-o", "never.png"],
+        None,
+        &["the moves do not hold their board"],
+    );
+    cases += 3;
+    assert_eq!(cases, 18);
+}
+
 #[test]
 fn check_replays_solve_json_from_a_file_or_stdin() {
     let mut checked = 0;

@@ -25,7 +25,8 @@ pub use row::Row;
 pub use totals::Totals;
 
 use crate::boardset::Entry;
-use crate::input::{setup_from, InputError, RuleChoices, SearchChoices};
+use crate::input::{setup_from, InputError, SearchChoices};
+use crate::rules::RuleChoices;
 #[cfg(doc)]
 use crate::search::SearchOptions;
 use crate::solve::solve;

@@ -3,8 +3,8 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use tumble::input::{RuleChoices, SearchChoices};
-use tumble::rules::{Clickable, Game, Objective, Sideways};
+use tumble::input::SearchChoices;
+use tumble::rules::{Clickable, Game, Objective, RuleChoices, Sideways};
 use tumble::search::anytime::Method;
 
 #[derive(Parser)]
@@ -66,15 +66,16 @@ pub enum Command {
     },
     /// Draw a board as a picture: `.png` or `.svg` by the output's extension.
     Render {
-        /// The board: a file, `-` for stdin, or inline.
-        #[arg(required_unless_present = "date", conflicts_with = "date")]
+        /// The board: a file, `-` for stdin, or inline (with `solve --json`'s answer as
+        /// --moves, the answer's own board when left out).
+        #[arg(required_unless_present_any = ["date", "moves"], conflicts_with = "date")]
         board: Option<String>,
         /// NRK Former's board of this day: `YYYY-MM-DD` or `today`.
         #[arg(long)]
         date: Option<String>,
         /// Draw these moves step by step, as `solve --render` draws an answer: the moves as
         /// `tumble check` takes them (inline, a file, `-` for stdin, or `solve --json`'s
-        /// answer).
+        /// answer, drawn under the rules it records).
         #[arg(long)]
         moves: Option<String>,
         #[command(flatten)]
@@ -91,7 +92,9 @@ pub enum Command {
     Check {
         /// The board (a file, `-` for stdin, or inline), then the moves: `"(7,0) (3,1) ..."`
         /// for click games, colours for Flood-It, or `solve --json`'s answer; inline, a file,
-        /// or `-` for stdin. With --date, the moves alone.
+        /// or `-` for stdin. With --date, the moves alone. `solve --json`'s answer alone is
+        /// replayed on its own board, and an answer always under the rules it records
+        /// (options given must agree with them).
         #[arg(num_args = 1..=2, required = true, value_names = ["BOARD", "MOVES"])]
         args: Vec<String>,
         /// NRK Former's board of this day: `YYYY-MM-DD` or `today`.

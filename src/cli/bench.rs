@@ -17,11 +17,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::args::BenchArgs;
 use tumble::bench::jsonl::{open_append, read_file, resume, write_row, Resumed};
 use tumble::bench::{default_threads, memory_per_board, solve_set, Row, Shard, Totals};
-use tumble::input::{
-    check_jobs, dated_entries, read_board_text, InputError, RuleChoices, SearchChoices,
-};
+use tumble::input::{check_jobs, dated_entries, read_board_text, InputError, SearchChoices};
 use tumble::report::Stopped;
-use tumble::rules::Game;
+use tumble::rules::{Game, RuleChoices};
 use tumble::solve::Setup;
 
 /// The table's header.

@@ -7,25 +7,27 @@ use anyhow::Result;
 use super::count;
 
 use tumble::check::{check, End};
-use tumble::input::{
-    dated_board, read_board_text, read_moves, setup_from, InputError, RuleChoices,
-};
+use tumble::input::{replay_input, BoardFrom, InputError};
+use tumble::rules::RuleChoices;
 
-/// Runs `tumble check` on `args` (the board and the moves, or with `date` the moves
-/// alone): exit 1 at an illegal move, else 0.
-pub fn run(args: &[String], date: Option<String>, mut rules: RuleChoices) -> Result<ExitCode> {
+/// Runs `tumble check` on `args` (the board and the moves, with `date` the moves alone, or
+/// `solve --json`'s answer alone): exit 1 at an illegal move, else 0.
+pub fn run(args: &[String], date: Option<String>, rules: RuleChoices) -> Result<ExitCode> {
     if matches!(args, [board, moves] if board == "-" && moves == "-") {
         return Err(InputError::BothStdin.into());
     }
-    let (text, moves) = match (date, args) {
-        (Some(d), [moves]) => (dated_board(&d, &mut rules)?, moves),
-        (None, [board, moves]) => (read_board_text(board)?, moves),
+    let (board, moves) = match (&date, args) {
+        (Some(d), [moves]) => (BoardFrom::Date(d), moves),
+        (None, [board, moves]) => (BoardFrom::Arg(board), moves),
+        (None, [answer]) => (BoardFrom::Answer, answer),
         (Some(_), _) => return Err(InputError::BoardAndDate.into()),
-        (None, _) => anyhow::bail!("check needs a board and the moves (or --date and the moves)"),
+        (None, _) => anyhow::bail!(
+            "check needs a board and the moves (or --date and the moves, or solve --json's \
+             answer alone)"
+        ),
     };
-    let p = setup_from(&text, &rules)?;
-    let moves = read_moves(moves, &p.grid, p.setup.game)?;
     // (moves that do not read as moves are an error before anything is printed)
+    let (p, moves) = replay_input(board, moves, rules)?;
     let c = check(&p.grid, &p.setup, &moves)?;
     if let Some(n) = &p.note {
         println!("{n}");

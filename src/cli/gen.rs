@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::args::GenArgs;
-use tumble::input::{dated_board, dated_entries, gen_board, gen_entries, seed_range, RuleChoices};
+use tumble::input::{dated_board, dated_entries, gen_board, gen_entries, seed_range};
+use tumble::rules::RuleChoices;
 
 /// Runs `tumble gen`.
 pub fn run(args: GenArgs) -> Result<ExitCode> {

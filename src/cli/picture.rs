@@ -8,13 +8,13 @@ use anyhow::Result;
 use super::args::SizeArgs;
 use tumble::check::check;
 use tumble::input::{
-    dated_board, read_board_text, read_image_board, read_moves, setup_from, InputError, RuleChoices,
+    dated_board, read_board_text, read_image_board, replay_input, setup_from, BoardFrom, InputError,
 };
 use tumble::picture::{
     check_output, check_png_output, fitting_style, overlay, save_board, save_steps, steps_size,
     write_png, Style,
 };
-use tumble::rules::Game;
+use tumble::rules::{Game, RuleChoices};
 
 /// Runs `tumble read`: prints the board read, rows top to bottom.
 pub fn read(
@@ -67,29 +67,32 @@ pub fn render(
     if drawn.board == Some("-") && drawn.moves == Some("-") {
         return Err(InputError::BothStdin.into());
     }
-    let text = match (drawn.board, drawn.date) {
-        (_, Some(d)) => dated_board(d, &mut rules)?,
-        (Some(b), None) => read_board_text(b)?,
-        (None, None) => anyhow::bail!("render needs a board or --date"),
+    let board = match (drawn.board, drawn.date) {
+        (_, Some(d)) => BoardFrom::Date(d),
+        (Some(b), None) => BoardFrom::Arg(b),
+        (None, None) => BoardFrom::Answer,
     };
-    let p = setup_from(&text, &rules)?;
-    let game = Some(p.setup.game);
+    let Some(moves) = drawn.moves else {
+        let text = match board {
+            BoardFrom::Date(d) => dated_board(d, &mut rules)?,
+            BoardFrom::Arg(b) => read_board_text(b)?,
+            BoardFrom::Answer => anyhow::bail!("render needs a board, --date, or --moves"),
+        };
+        let p = setup_from(&text, &rules)?;
+        let grid = &p.grid;
+        let style = pick(&|s| s.size(grid.width(), grid.height()));
+        save_board(output, grid, Some(p.setup.game), &style).map_err(picture_error)?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    let (p, moves) = replay_input(board, moves, rules)?;
     let grid = &p.grid;
-    match drawn.moves {
-        None => {
-            let style = pick(&|s| s.size(grid.width(), grid.height()));
-            save_board(output, grid, game, &style).map_err(picture_error)?
-        }
-        Some(moves) => {
-            let checked = check(grid, &p.setup, &read_moves(moves, grid, p.setup.game)?)?;
-            if let Some((n, why)) = checked.illegal {
-                anyhow::bail!("illegal move {n}: {why}");
-            }
-            let (boards, picks) = checked.panels(grid, &p.setup);
-            let style = pick(&|s| steps_size(&boards, s));
-            save_steps(output, &boards, &picks, game, &style).map_err(picture_error)?;
-        }
+    let checked = check(grid, &p.setup, &moves)?;
+    if let Some((n, why)) = checked.illegal {
+        anyhow::bail!("illegal move {n}: {why}");
     }
+    let (boards, picks) = checked.panels(grid, &p.setup);
+    let style = pick(&|s| steps_size(&boards, s));
+    save_steps(output, &boards, &picks, Some(p.setup.game), &style).map_err(picture_error)?;
     Ok(ExitCode::SUCCESS)
 }
 

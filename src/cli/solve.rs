@@ -12,11 +12,10 @@ use super::args::SizeArgs;
 use super::count;
 use tumble::check::answer_panels;
 use tumble::input::{
-    dated_board, read_board_text, read_image_board, setup_from, InputError, RuleChoices,
-    SearchChoices,
+    dated_board, read_board_text, read_image_board, setup_from, InputError, SearchChoices,
 };
 use tumble::picture::{check_output, save_steps, steps_size};
-use tumble::rules::{Game, Objective};
+use tumble::rules::{Game, Objective, RuleChoices};
 use tumble::solve::{solve, Progress, Report};
 
 /// The dust board of the seed article "Depth first search puzzle solving with heuristics".

@@ -18,7 +18,7 @@ pub mod frontier;
 pub mod solver;
 
 use crate::grid::{BoardError, Grid};
-use crate::report::{Progress, Replayed, Report, Step};
+use crate::report::{Played, Progress, Replayed, Report, Step};
 use crate::rules::Objective;
 use crate::search::SearchOptions;
 
@@ -495,6 +495,7 @@ pub fn solve(
                 height: self.grid.height(),
                 board: self.grid.to_inline(),
                 objective: Objective::Moves,
+                played: Played::default(),
                 length: out.moves.len(),
                 moves: steps,
                 optimal: out.proven,

@@ -15,9 +15,9 @@ use serde_json::{Map, Value};
 
 use super::errors::ApiError;
 use crate::grid::Grid;
-use crate::input::{dated_board, setup_from, InputError, Prepared, RuleChoices, SearchChoices};
+use crate::input::{dated_board, setup_from, InputError, Prepared, SearchChoices};
 use crate::picture::ReadOptions;
-use crate::rules::{Clickable, Game, Objective, Sideways};
+use crate::rules::{Clickable, Game, Objective, RuleChoices, Sideways};
 use crate::search::anytime::Method;
 use crate::solve::Setup;
 
@@ -139,29 +139,16 @@ struct RawBoard {
     start: Option<String>,
 }
 
-/// `value` (if given) as one of `names` (case-insensitive), or clap's words for a bad
-/// value.
+/// `value` (if given) as one of `names` (any case), or clap's words for a bad value.
 fn choice<T: Copy>(
     field: &str,
     value: Option<&str>,
     names: &[(&str, T)],
 ) -> Result<Option<T>, ApiError> {
-    let Some(value) = value else {
-        return Ok(None);
-    };
-    names
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(value.trim()))
-        .map(|&(_, v)| Some(v))
-        .ok_or_else(|| {
-            let possible: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
-            // (escaped, as the value may hold a line break: the error is one line)
-            ApiError::bad_request(format!(
-                "invalid value '{}' for {field} [possible values: {}]",
-                value.escape_debug(),
-                possible.join(", ")
-            ))
-        })
+    value
+        .map(|v| crate::rules::named(field, v, names))
+        .transpose()
+        .map_err(ApiError::bad_request)
 }
 
 /// A game by name, in `Game`'s own words for an unknown one.
@@ -186,34 +173,12 @@ impl RawBoard {
 
     /// The board set up as the command line would, and checked against the engines.
     fn prepare(self) -> Result<Prepared, ApiError> {
-        use {Clickable as C, Objective as O, Sideways as S};
         let mut rules = RuleChoices {
             game: self.game.as_deref().map(game).transpose()?,
-            clickable: choice(
-                "clickable",
-                self.clickable.as_deref(),
-                &[("any", C::Any), ("bottom", C::Bottom)],
-            )?,
+            clickable: choice("clickable", self.clickable.as_deref(), &Clickable::NAMES)?,
             min_group: self.min_group,
-            sideways: choice(
-                "sideways",
-                self.sideways.as_deref(),
-                &[
-                    ("none", S::None),
-                    ("left", S::Left),
-                    ("centre", S::Centre),
-                    ("center", S::Centre),
-                ],
-            )?,
-            objective: choice(
-                "objective",
-                self.objective.as_deref(),
-                &[
-                    ("moves", O::Moves),
-                    ("tiles", O::Tiles),
-                    ("score", O::Score),
-                ],
-            )?,
+            sideways: choice("sideways", self.sideways.as_deref(), &Sideways::NAMES)?,
+            objective: choice("objective", self.objective.as_deref(), &Objective::NAMES)?,
             start: self.start,
         };
         let board = match (self.board, self.date) {

@@ -8,7 +8,7 @@ use crate::click::{Click, ClickBoard, ClickGame};
 use crate::grid::Grid;
 use crate::objective::Objectived;
 use crate::puzzle::{Puzzle, INFINITE};
-use crate::report::{Progress, Report, Step};
+use crate::report::{Played, Progress, Report, Step};
 use crate::rules::{Clickable, Objective, Sideways};
 use crate::samegame;
 
@@ -180,6 +180,7 @@ fn build_report<B: Bits>(
         height: grid.height(),
         board: grid.to_inline(),
         objective,
+        played: Played::default(),
         length: moves.len(),
         score: crate::rules::score(moves.iter().map(|m| m.size as u32), tiles_left == 0),
         moves: steps,

@@ -43,7 +43,7 @@ pub use replay::{has_moves, replay};
 pub use setup::Setup;
 
 pub use crate::generate::generate;
-pub use crate::report::{Progress, Replayed, Report, Step, Stopped};
+pub use crate::report::{Played, Progress, Replayed, Report, Step, Stopped};
 
 use crate::bits::Bits;
 use crate::click::{Click, ClickBoard, ClickGame};
@@ -94,6 +94,20 @@ pub fn solve(
     };
     let mut report = solve_board(grid, setup, &mut on_progress)?;
     report.first_ms = first;
+    report.played = if setup.game == Game::Floodit {
+        let (x, y) = setup.floodit_start_on(grid);
+        Played {
+            start: Some(format!("{x},{y}")),
+            ..Played::default()
+        }
+    } else {
+        Played {
+            clickable: Some(setup.rules.clickable),
+            min_group: Some(setup.rules.min_group),
+            sideways: Some(setup.rules.sideways),
+            start: None,
+        }
+    };
     Ok(report)
 }
 
