@@ -317,6 +317,9 @@ fn solve_apply_and_check_agree_with_the_command_line() {
             assert_eq!(e.status, 400, "{}", e.text());
             assert_eq!(e.error(), last, "{game}: the words of tumble check");
             assert_eq!(e.json()["move"], moves.len() + 1);
+            // the boards after the legal moves before it
+            let boards = e.json()["boards"].as_array().map(Vec::len);
+            assert_eq!(boards, Some(moves.len()), "{game}");
         }
         solved += 1;
     }
@@ -550,6 +553,11 @@ fn render_draws_the_pictures_of_the_command_line() {
     );
     assert_eq!(r.status, 400);
     assert_eq!(r.json()["move"], 1);
+    assert_eq!(
+        r.json()["boards"],
+        serde_json::json!([]),
+        "as /api/apply names it"
+    );
     assert!(r.error().contains("outside the 8×6 board"), "{}", r.error());
     for (body, words) in [
         (

@@ -63,18 +63,29 @@ pub fn apply(r: &ApplyRequest) -> Result<Value, ApiError> {
     apply_answer(grid, setup, &checked)
 }
 
+/// The 400 for the first illegal move of `checked` (`None` where every move is legal), in
+/// the words of `tumble check`: `"move"` its number from 1, `"boards"` the boards after the
+/// legal moves before it.
+pub fn illegal_move(checked: &Checked) -> Option<ApiError> {
+    let (n, why) = checked.illegal.as_ref()?;
+    let boards: Vec<String> = checked.steps.iter().map(|(_, g)| g.to_inline()).collect();
+    Some(
+        ApiError::bad_request(format!("illegal move {n}: {why}"))
+            .with("move", json!(n))
+            .with("boards", json!(boards)),
+    )
+}
+
 /// The answer of `/api/apply`: `{"boards","removed","moves","tiles_left","cleared"}` (and
 /// the score where the game keeps one), or a 400 naming the first illegal move in the
 /// words of `tumble check`.
 pub fn apply_answer(grid: &Grid, setup: &Setup, checked: &Checked) -> Result<Value, ApiError> {
+    if let Some(e) = illegal_move(checked) {
+        return Err(e);
+    }
     let steps: Vec<Step> = checked.steps.iter().map(|(s, _)| s.clone()).collect();
     let after: Vec<Grid> = checked.steps.iter().map(|(_, g)| g.clone()).collect();
     let boards: Vec<String> = after.iter().map(Grid::to_inline).collect();
-    if let Some((n, why)) = &checked.illegal {
-        return Err(ApiError::bad_request(format!("illegal move {n}: {why}"))
-            .with("move", json!(n))
-            .with("boards", json!(boards)));
-    }
     let start = setup.floodit_start(grid);
     let cells = removed(grid, &steps, &after, start);
     let last = after.last().unwrap_or(grid);

@@ -1,8 +1,6 @@
 //! The API's pictures: a board, or an answer's steps, drawn as `tumble render` and `tumble
 //! solve --render` draw them, with tiles as large as [`MAX_PICTURE_PIXELS`] allows.
 
-use serde_json::json;
-
 use super::errors::ApiError;
 use super::request::RenderRequest;
 use crate::picture::{
@@ -28,9 +26,8 @@ pub fn draw(r: &RenderRequest) -> Result<Picture, ApiError> {
         }
         Some(moves) => {
             let checked = crate::check::check(grid, setup, moves)?;
-            if let Some((n, why)) = &checked.illegal {
-                return Err(ApiError::bad_request(format!("illegal move {n}: {why}"))
-                    .with("move", json!(n)));
+            if let Some(e) = super::answer::illegal_move(&checked) {
+                return Err(e);
             }
             let (boards, picks) = checked.panels(grid, setup);
             let style = fitting(|s| steps_size(&boards, s))?;
