@@ -369,7 +369,8 @@ pub fn game_from_size(w: usize, h: usize) -> Option<Game> {
 pub struct Prepared {
     pub grid: Grid,
     pub setup: Setup,
-    /// Set when the game was inferred from the board's size (the front ends say so).
+    /// Set when the game was inferred from the board's size, or rules were taken from an
+    /// answer (the front ends say so).
     pub note: Option<String>,
 }
 
@@ -514,6 +515,7 @@ pub fn replay_input(
             .and_then(|a| a.board.clone())
             .ok_or(InputError::MovesWithoutBoard)?,
     };
+    let given = rules.clone();
     if let Some(a) = &answer {
         let line_names_game = crate::boardset::single_line(&board_text).and_then(|e| e.game);
         if line_names_game.is_none() {
@@ -521,9 +523,40 @@ pub fn replay_input(
         }
         rules = rules.or(&a.rules);
     }
-    let p = setup_from(&board_text, &rules)?;
+    let mut p = setup_from(&board_text, &rules)?;
     let moves = moves_text(text, &p.grid, &p.setup)?;
+    if let Some(taken) = rules_taken(&given, &p) {
+        p.note = Some(match p.note.take() {
+            Some(n) => format!("{n}\n{taken}"),
+            None => taken,
+        });
+    }
     Ok((p, moves))
+}
+
+/// The rules of `p` that are not its game's own and that `given` left open (so an answer
+/// chose them), as the options that choose them: `rules: --sideways left (the answer's)`.
+fn rules_taken(given: &RuleChoices, p: &Prepared) -> Option<String> {
+    let own = Setup::new(p.setup.game);
+    let (ours, theirs) = (&p.setup.rules, &own.rules);
+    let mut taken = Vec::new();
+    if p.setup.game == Game::Floodit {
+        let start = p.setup.floodit_start_on(&p.grid);
+        if given.start.is_none() && start != own.floodit_start_on(&p.grid) {
+            taken.push(format!("--start {},{}", start.0, start.1));
+        }
+    } else {
+        if given.clickable.is_none() && ours.clickable != theirs.clickable {
+            taken.push(format!("--clickable {}", ours.clickable.name()));
+        }
+        if given.min_group.is_none() && ours.min_group != theirs.min_group {
+            taken.push(format!("--min-group {}", ours.min_group));
+        }
+        if given.sideways.is_none() && ours.sideways != theirs.sideways {
+            taken.push(format!("--sideways {}", ours.sideways.name()));
+        }
+    }
+    (!taken.is_empty()).then(|| format!("rules: {} (the answer's)", taken.join(" ")))
 }
 
 /// Moves as written, or as JSON (see [`replay_input`]), as move text for the game of

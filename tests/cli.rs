@@ -295,6 +295,10 @@ fn an_answer_alone_replays_on_its_board_under_its_rules() {
         let v: Value = serde_json::from_str(&answer).unwrap();
         let file = temp_file(&format!("alone-{game}.json"), &answer);
         let file = file.to_str().unwrap();
+        let option = options[0];
+        let theirs = v[option.trim_start_matches("--").replace('-', "_")].clone();
+        let theirs = theirs.as_str().map_or(theirs.to_string(), str::to_string);
+        let taken = format!("rules: {option} {theirs} (the answer's)");
         // alone, from a file and from stdin, and beside its board with no options
         let mut verdicts = Vec::new();
         for (args, stdin) in [
@@ -304,6 +308,7 @@ fn an_answer_alone_replays_on_its_board_under_its_rules() {
         ] {
             let (code, out, err) = run(&args, stdin);
             assert_eq!(code, 0, "{game} {args:?}: {err}");
+            assert_eq!(out.lines().next(), Some(taken.as_str()), "{game} {args:?}");
             let last = out
                 .lines()
                 .rev()
@@ -325,14 +330,11 @@ fn an_answer_alone_replays_on_its_board_under_its_rules() {
         std::fs::remove_file(png).ok();
         cases += 1;
         // an option that differs from the answer's rule is named
-        let (option, other) = (options[0], if game == "floodit" { "0,0" } else { "2" });
-        let other = if option == "--sideways" {
-            "none"
-        } else {
-            other
+        let other = match option {
+            "--sideways" => "none",
+            "--start" => "0,0",
+            _ => "2",
         };
-        let theirs = v[option.trim_start_matches("--").replace('-', "_")].clone();
-        let theirs = theirs.as_str().map_or(theirs.to_string(), str::to_string);
         assert_error(
             &["check", option, other, file],
             None,
