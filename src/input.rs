@@ -523,7 +523,19 @@ pub fn replay_input(
         }
         rules = rules.or(&a.rules);
     }
-    let mut p = setup_from(&board_text, &rules)?;
+    // a start cell the answer gave, and the board refuses, is the answer's to name
+    let answers_start = given.start.is_none() && rules.start.is_some();
+    let mut p = setup_from(&board_text, &rules).map_err(|e| match e {
+        InputError::StartNotFloodit
+        | InputError::BadStart(_)
+        | InputError::BadStartNumber { .. }
+        | InputError::StartOutside { .. }
+            if answers_start =>
+        {
+            InputError::MovesJson(format!("the answer's \"start\": {e}"))
+        }
+        e => e,
+    })?;
     let moves = moves_text(text, &p.grid, &p.setup)?;
     if let Some(taken) = rules_taken(&given, &p) {
         p.note = Some(match p.note.take() {

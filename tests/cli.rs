@@ -375,8 +375,21 @@ fn an_answer_alone_replays_on_its_board_under_its_rules() {
         None,
         &["the moves do not hold their board"],
     );
-    cases += 3;
-    assert_eq!(cases, 18);
+    // a start cell the answer gives, refused by its board, is named as the answer's
+    for (answer, words) in [
+        (
+            r#"{"game":"floodit","board":"AB,BA","start":"9,9","moves":[]}"#,
+            r#"the answer's "start": --start 9,9 is outside the 2×2 board"#,
+        ),
+        (
+            r#"{"game":"dust","board":"AB,BA","start":"0,0","moves":[]}"#,
+            r#"the answer's "start": --start is for Flood-It only"#,
+        ),
+    ] {
+        assert_error(&["check", answer], None, &[words]);
+    }
+    cases += 5;
+    assert_eq!(cases, 20);
 }
 
 #[test]
