@@ -122,6 +122,8 @@ pub enum InputError {
          --json's answer holds its own"
     )]
     MovesWithoutBoard,
+    #[error("the board is JSON but not solve --json's answer: {0}")]
+    BoardJson(String),
     #[error("give the board and the moves from stdin one at a time: both are -")]
     BothStdin,
     #[error("the board's line names {named}, but --game says {chosen}: leave out one of them")]
@@ -386,8 +388,25 @@ pub fn game_of(chosen: Option<Game>, named: Option<Game>) -> Result<Option<Game>
     }
 }
 
-/// Parses the board text and works out the game and rules.
+/// Parses the board text and works out the game and rules. The text may also be
+/// `solve --json`'s answer: its board, under the game and rules it records wherever `rules`
+/// leaves them open.
 pub fn setup_from(text: &str, rules: &RuleChoices) -> Result<Prepared, InputError> {
+    if !text.trim_start().starts_with('{') {
+        return setup_board(text, rules);
+    }
+    let bad = |why: String| InputError::BoardJson(why);
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    let o = v.as_object().ok_or_else(|| bad("not an object".into()))?;
+    let a = Answer::read(o).map_err(|e| bad(format!("the answer's {e}")))?;
+    let board = a.board.ok_or_else(|| bad("it has no \"board\"".into()))?;
+    let mut rules = rules.clone().or(&a.rules);
+    rules.game = rules.game.or(a.rules.game);
+    setup_board(&board, &rules)
+}
+
+/// [`setup_from`] for a board written as text.
+fn setup_board(text: &str, rules: &RuleChoices) -> Result<Prepared, InputError> {
     // a line copied from a set: `game|board|optimum` names its game, `name|board|record` not
     let (line_game, board_text) = match crate::boardset::single_line(text) {
         Some(entry) => (entry.game, entry.board),

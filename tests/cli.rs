@@ -392,6 +392,83 @@ fn an_answer_alone_replays_on_its_board_under_its_rules() {
     assert_eq!(cases, 20);
 }
 
+/// `solve --json`'s answer given as the board is its board under the rules it records:
+/// solved again under them, unless an option says otherwise.
+#[test]
+fn an_answer_as_the_board_is_solved_again_under_its_rules() {
+    let mut cases = 0;
+    // (`solve_json` checks the fields of a click game's answer; Flood-It's are colours)
+    let solve_json = |args: &[&str], stdin: Option<&str>| -> Value {
+        let mut all = vec!["solve", "--json"];
+        all.extend(args);
+        let (code, out, err) = run(&all, stdin);
+        assert_eq!(code, 0, "{all:?}: {err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let rules = |v: &Value| {
+        let fields = [
+            "game",
+            "board",
+            "clickable",
+            "min_group",
+            "sideways",
+            "start",
+        ];
+        fields.map(|f| v[f].clone())
+    };
+    for args in [
+        &["--game", "samegame", "--min-group", "3"][..],
+        &["--game", "floodit", "--start", "centre"],
+        &[
+            "--game",
+            "former",
+            "--sideways",
+            "left",
+            "--clickable",
+            "bottom",
+        ],
+    ] {
+        let mut solve = vec!["--time-limit", "5"];
+        solve.extend(args);
+        solve.push("ABBA,BAAB,ABAB");
+        let first = solve_json(&solve, None);
+        let text = first.to_string();
+        let file = temp_file("answer-as-board.json", &text);
+        let again = solve_json(&[file.to_str().unwrap()], None);
+        assert_eq!(rules(&again), rules(&first), "{args:?}");
+        assert_eq!(again["length"], first["length"], "{args:?}");
+        let piped = solve_json(&["-"], Some(&text));
+        assert_eq!(rules(&piped), rules(&first), "{args:?}");
+        std::fs::remove_file(file).ok();
+        cases += 2;
+    }
+    // an option given is the option's
+    let first = solve_json(
+        &["--game", "samegame", "--min-group", "3", "ABBA,BAAB,ABAB"],
+        None,
+    );
+    let again = solve_json(&["--min-group", "1", &first.to_string()], None);
+    assert_eq!(
+        (&again["game"], &again["min_group"]),
+        (&first["game"], &Value::from(1))
+    );
+    cases += 1;
+    // JSON that is no answer is named as such
+    for (board, words) in [
+        (
+            r#"{"board":1}"#,
+            r#"the answer's "board" must be text, not 1"#,
+        ),
+        (r#"{"moves":[]}"#, r#"it has no "board""#),
+        ("{", "EOF while parsing"),
+    ] {
+        let words = format!("the board is JSON but not solve --json's answer: {words}");
+        assert_error(&["solve", board], None, &[&words]);
+        cases += 1;
+    }
+    assert_eq!(cases, 10);
+}
+
 #[test]
 fn check_replays_solve_json_from_a_file_or_stdin() {
     let mut checked = 0;
