@@ -400,9 +400,7 @@ pub fn setup_from(text: &str, rules: &RuleChoices) -> Result<Prepared, InputErro
     let o = v.as_object().ok_or_else(|| bad("not an object".into()))?;
     let a = Answer::read(o).map_err(|e| bad(format!("the answer's {e}")))?;
     let board = a.board.ok_or_else(|| bad("it has no \"board\"".into()))?;
-    let mut rules = rules.clone().or(&a.rules);
-    rules.game = rules.game.or(a.rules.game);
-    setup_board(&board, &rules)
+    setup_board(&board, &rules.clone().or(&a.rules))
 }
 
 /// [`setup_from`] for a board written as text.
@@ -522,8 +520,9 @@ pub fn replay_input(
 ) -> Result<(Prepared, String), InputError> {
     const WHAT: &str = "moves";
     let text = argument_text(moves, WHAT, |e| read_error(moves, WHAT, not_utf8(e)))?;
-    let answer = match json_moves(&text)? {
-        Some(serde_json::Value::Object(o)) => Some(answer_of(&o)?),
+    let json = json_moves(&text)?;
+    let answer = match &json {
+        Some(serde_json::Value::Object(o)) => Some(answer_of(o)?),
         _ => None,
     };
     let board_text = match board {
@@ -536,11 +535,14 @@ pub fn replay_input(
     };
     let given = rules.clone();
     if let Some(a) = &answer {
+        // (a game the board's line names is left to refuse an answer for another game in
+        // `answer_is_for`'s words, not as a clash with a --game never given)
         let line_names_game = crate::boardset::single_line(&board_text).and_then(|e| e.game);
-        if line_names_game.is_none() {
-            rules.game = rules.game.or(a.rules.game);
-        }
-        rules = rules.or(&a.rules);
+        let theirs = RuleChoices {
+            game: a.rules.game.filter(|_| line_names_game.is_none()),
+            ..a.rules.clone()
+        };
+        rules = rules.or(&theirs);
     }
     // a start cell the answer gave, and the board refuses, is the answer's to name
     let answers_start = given.start.is_none() && rules.start.is_some();
@@ -555,7 +557,10 @@ pub fn replay_input(
         }
         e => e,
     })?;
-    let moves = moves_text(text, &p.grid, &p.setup)?;
+    let moves = match &json {
+        Some(v) => json_move_text(v, &p.grid, &p.setup)?,
+        None => text,
+    };
     if let Some(taken) = rules_taken(&given, &p) {
         p.note = Some(match p.note.take() {
             Some(n) => format!("{n}\n{taken}"),
@@ -593,12 +598,22 @@ fn rules_taken(given: &RuleChoices, p: &Prepared) -> Option<String> {
 /// Moves as written, or as JSON (see [`replay_input`]), as move text for the game of
 /// `setup` on `board`.
 pub fn moves_text(text: String, board: &Grid, setup: &Setup) -> Result<String, InputError> {
+    match json_moves(&text)? {
+        Some(v) => json_move_text(&v, board, setup),
+        None => Ok(text),
+    }
+}
+
+/// Moves given as JSON, parsed (see [`replay_input`]), as move text for the game of `setup`
+/// on `board`.
+fn json_move_text(
+    v: &serde_json::Value,
+    board: &Grid,
+    setup: &Setup,
+) -> Result<String, InputError> {
     use serde_json::Value;
-    let Some(v) = json_moves(&text)? else {
-        return Ok(text);
-    };
     let bad = InputError::MovesJson;
-    let list = match &v {
+    let list = match v {
         Value::Array(list) => list,
         Value::Object(o) => {
             answer_is_for(&answer_of(o)?, board, setup)?;

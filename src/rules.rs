@@ -128,10 +128,10 @@ pub struct RuleChoices {
 }
 
 impl RuleChoices {
-    /// These choices, with those they leave open (all but the game) taken from `theirs`.
+    /// These choices, with those they leave open taken from `theirs`.
     pub fn or(self, theirs: &RuleChoices) -> RuleChoices {
         RuleChoices {
-            game: self.game,
+            game: self.game.or(theirs.game),
             clickable: self.clickable.or(theirs.clickable),
             min_group: self.min_group.or(theirs.min_group),
             sideways: self.sideways.or(theirs.sideways),
