@@ -136,6 +136,32 @@ impl Page {
         );
     }
 
+    /// Loads the Former board of `date`, `known`, from the pane "Former by date" (open).
+    fn load_former(&mut self, date: &str, known: &data::Known) {
+        self.b.eval(&format!(
+            "(() => {{ const d = document.querySelector('#former-date'); d.value = '{date}'; \
+             d.dispatchEvent(new Event('input', {{bubbles: true}})); return d.value; }})()"
+        ));
+        self.b.click("#load-former");
+        self.b.wait_for(
+            &format!(
+                "document.querySelector('#board').dataset.board === {}",
+                serde_json::to_string(&known.board).expect("a string")
+            ),
+            &format!("the Former board of {date}"),
+            WAIT,
+        );
+    }
+
+    /// Waits until the page has stopped scrolling (a smooth scroll ends on its own time).
+    fn scrolled(&mut self) {
+        self.b.eval(
+            "new Promise(done => { let last = NaN; const tick = () => { \
+             if (window.scrollY === last) done(true); \
+             else { last = window.scrollY; setTimeout(tick, 150); } }; tick(); })",
+        );
+    }
+
     fn board(&mut self) -> String {
         self.b
             .text("document.querySelector('#board').dataset.board")
@@ -427,19 +453,7 @@ fn load_former_2024_12_07_by_date_and_solve_it_in_15() {
     let known = data::former("2024-12-07");
     let mut p = Page::open("2-former", "");
     p.b.click("#tab-former");
-    p.b.eval(
-        "(() => { const d = document.querySelector('#former-date'); d.value = '2024-12-07'; \
-         d.dispatchEvent(new Event('input', {bubbles: true})); return d.value; })()",
-    );
-    p.b.click("#load-former");
-    p.b.wait_for(
-        &format!(
-            "document.querySelector('#board').dataset.board === {}",
-            serde_json::to_string(&known.board).expect("a string")
-        ),
-        "the Former board of 2024-12-07",
-        WAIT,
-    );
+    p.load_former("2024-12-07", &known);
     assert_eq!(p.b.text("document.querySelector('#game').value"), "former");
     p.settle();
     p.shot("loaded");
@@ -501,6 +515,104 @@ fn load_former_2024_12_07_by_date_and_solve_it_in_15() {
     );
     p.shot("saved");
     p.phone_shot("saved-phone");
+}
+
+/// On a phone the ways to enter a board come below the answer: the buttons under the board
+/// open each of them and bring it into view, and the board of a date loads from there. On a
+/// desktop, where the ways to enter a board stand beside it, the buttons are not shown.
+#[test]
+fn on_a_phone_the_buttons_under_the_board_open_each_way_to_enter_one() {
+    let _one = one_at_a_time();
+    let known = data::former("2024-12-07");
+    let mut p = Page::open("5-phone-enter", "");
+    let shown = "getComputedStyle(document.querySelector('#enter-quick')).display !== 'none'";
+    assert_eq!(
+        p.b.eval(shown),
+        Value::Bool(false),
+        "the buttons on a desktop"
+    );
+    p.b.set_viewport(PHONE.0, PHONE.1, true);
+    p.b.wait_for(shown, "the buttons under the board on a phone", WAIT);
+    let mut opened = 0;
+    for (tab, pane, focus) in [
+        ("tab-paste", "pane-paste", "board-text"),
+        ("tab-picture", "pane-picture", "picture"),
+        ("tab-former", "pane-former", "former-date"),
+    ] {
+        // (scrolled back to the top, so that the card must be brought into view)
+        p.b.eval("window.scrollTo(0, 0)");
+        assert_eq!(
+            p.b.eval(
+                "document.querySelector('#input-card').getBoundingClientRect().top > window.innerHeight"
+            ),
+            Value::Bool(true),
+            "the ways to enter a board are below the fold before {tab} is pressed"
+        );
+        p.b.click(&format!("#enter-quick [data-tab={tab}]"));
+        p.b.wait_for(
+            &format!(
+                "document.querySelector('#{tab}').getAttribute('aria-selected') === 'true' \
+                 && !document.querySelector('#{pane}').hidden"
+            ),
+            &format!("{tab} to be open"),
+            WAIT,
+        );
+        let others = p.b.eval(&format!(
+            "[...document.querySelectorAll('[role=tabpanel]')].filter(e => !e.hidden && e.id !== '{pane}').length"
+        ));
+        assert_eq!(others, Value::from(0), "panes open beside {pane}");
+        p.b.wait_for(
+            "(() => { const r = document.querySelector('#input-card').getBoundingClientRect(); \
+             return r.top >= -1 && r.bottom <= window.innerHeight + 1; })()",
+            &format!("the card of {tab} to come into view"),
+            WAIT,
+        );
+        p.scrolled();
+        if focus != "picture" {
+            assert_eq!(
+                p.b.text("document.activeElement && document.activeElement.id"),
+                focus,
+                "the field focused by {tab}"
+            );
+        }
+        opened += 1;
+    }
+    assert_eq!(opened, 3);
+    p.load_former("2024-12-07", &known);
+    p.b.wait_for(
+        "(() => { const r = document.querySelector('.stage').getBoundingClientRect(); \
+         return r.top >= -1 && r.top < window.innerHeight / 4; })()",
+        "the board loaded below it to be brought into view",
+        WAIT,
+    );
+    p.scrolled();
+    p.settle();
+    p.shot("loaded-phone");
+
+    // A board refused: the line saying why, under the board, is brought into view.
+    p.b.click("#enter-quick [data-tab=tab-paste]");
+    p.b.eval(
+        "(() => { const t = document.querySelector('#board-text'); t.value = 'GGB\\nGG'; \
+         return t.value; })()",
+    );
+    p.b.click("#use-text");
+    p.b.wait_for(
+        "document.querySelector('#message').classList.contains('error')",
+        "the pasted board to be refused",
+        WAIT,
+    );
+    let why = p.b.text("document.querySelector('#message').textContent");
+    assert!(
+        why.contains("row 2 (line 2) has 2 cells, but row 1 has 3"),
+        "the refusal says {why:?}"
+    );
+    p.b.wait_for(
+        "(() => { const r = document.querySelector('#message').getBoundingClientRect(); \
+         return r.top >= 0 && r.bottom <= window.innerHeight; })()",
+        "the refusal under the board to be brought into view",
+        WAIT,
+    );
+    p.shot("refused-phone");
 }
 
 /// Pasted text as in tumble's files: a line of a board set is its board, and a game line

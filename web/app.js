@@ -1051,22 +1051,42 @@ async function howFar() {
 
 // ---------- entering boards ----------
 
+// On a phone the ways to enter a board come below the answer, out of sight of the board and
+// of the line under it: what entering one did (the board, or what is wrong) is brought into
+// view. `ok` is false for a message of what is wrong.
+function entered(ok) {
+  if (!matchMedia('(max-width: 820px)').matches) return;
+  const el = ok ? $('.stage') : $('#message');
+  el.scrollIntoView({ block: ok ? 'start' : 'center', behavior: scrolling() });
+}
+
+// How the page scrolls to what it brings into view: at once where motion is to be reduced.
+function scrolling() {
+  return matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+}
+
 async function useText() {
   const text = $('#board-text').value;
   let rows = parseRows(text);
-  if (!rows.length) return message('Write the rows of the board first.', 'error');
+  if (!rows.length) {
+    message('Write the rows of the board first.', 'error');
+    return entered(false);
+  }
   const named = boardPart(text).game;
   if (named !== S.game.game && S.games.some((g) => g.game === named)) selectGame(named);
   if (kindOf() === 'floodit') rows = squareUp(rows);
   try {
-    // The server checks the board (and says what is wrong in the CLI's words).
-    await postJson('/api/apply', { game: S.game.game, board: boardText(rows), moves: [], ...rules() });
+    // The server checks the board (and says what is wrong in the CLI's words), a row a
+    // line, so that the line it names is the row's.
+    await postJson('/api/apply', { game: S.game.game, board: rows.join('\n'), moves: [], ...rules() });
   } catch (e) {
-    return message(e.message, 'error');
+    message(e.message, 'error');
+    return entered(false);
   }
   setBoard(rows);
   setMode('paint');
   message(`Board of ${boardDims(rows).w}×${rows.length} loaded.`, 'ok');
+  entered(true);
 }
 
 async function loadFormer() {
@@ -1077,8 +1097,10 @@ async function loadFormer() {
     setBoard(parseRows(r.board));
     setMode('paint');
     message(`NRK Former, ${r.date}.`, 'ok');
+    entered(true);
   } catch (e) {
     message(e.message, 'error');
+    entered(false);
   }
 }
 
@@ -1093,8 +1115,10 @@ async function readPicture(file) {
     setBoard(parseRows(r.board));
     setMode('paint');
     message(`Read a ${r.width || boardDims(S.board).w}×${r.height || S.board.length} board from the picture.`, 'ok');
+    entered(true);
   } catch (e) {
     message(e.message, 'error');
+    entered(false);
   }
 }
 
@@ -1140,6 +1164,17 @@ function setupTabs() {
       $('#' + o.getAttribute('aria-controls')).hidden = !on;
     }
   };
+  // On a phone the ways to enter a board come below the answer: the buttons under the board
+  // open one of them and bring it into view (a screenshot's file chooser at once).
+  for (const b of document.querySelectorAll('#enter-quick [data-tab]')) {
+    b.addEventListener('click', () => {
+      pick($('#' + b.dataset.tab));
+      $('#input-card').scrollIntoView({ block: 'start', behavior: scrolling() });
+      const target = $(b.dataset.focus);
+      if (target.type === 'file') target.click();
+      else target.focus({ preventScroll: true });
+    });
+  }
   tabs.forEach((t, i) => {
     t.tabIndex = i === 0 ? 0 : -1;
     t.addEventListener('click', () => pick(t));
