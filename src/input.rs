@@ -390,7 +390,7 @@ pub fn game_of(chosen: Option<Game>, named: Option<Game>) -> Result<Option<Game>
 
 /// Parses the board text and works out the game and rules. The text may also be
 /// `solve --json`'s answer: its board, under the game and rules it records wherever `rules`
-/// leaves them open.
+/// leaves them open (the note names the rules so taken that are not the game's own).
 pub fn setup_from(text: &str, rules: &RuleChoices) -> Result<Prepared, InputError> {
     if !text.trim_start().starts_with('{') {
         return setup_board(text, rules);
@@ -400,7 +400,9 @@ pub fn setup_from(text: &str, rules: &RuleChoices) -> Result<Prepared, InputErro
     let o = v.as_object().ok_or_else(|| bad("not an object".into()))?;
     let a = Answer::read(o).map_err(|e| bad(format!("the answer's {e}")))?;
     let board = a.board.ok_or_else(|| bad("it has no \"board\"".into()))?;
-    setup_board(&board, &rules.clone().or(&a.rules))
+    let mut p = setup_board(&board, &rules.clone().or(&a.rules))?;
+    note_rules_taken(&mut p, rules);
+    Ok(p)
 }
 
 /// [`setup_from`] for a board written as text.
@@ -561,13 +563,22 @@ pub fn replay_input(
         Some(v) => json_move_text(v, &p.grid, &p.setup)?,
         None => text,
     };
-    if let Some(taken) = rules_taken(&given, &p) {
-        p.note = Some(match p.note.take() {
-            Some(n) => format!("{n}\n{taken}"),
-            None => taken,
-        });
-    }
+    note_rules_taken(&mut p, &given);
     Ok((p, moves))
+}
+
+/// Adds to `p`'s note the rules an answer chose where `given` left them open
+/// ([`rules_taken`]), unless it says so already (a board given as an answer, replaying an
+/// answer that must agree with it).
+fn note_rules_taken(p: &mut Prepared, given: &RuleChoices) {
+    let Some(taken) = rules_taken(given, p) else {
+        return;
+    };
+    p.note = Some(match p.note.take() {
+        Some(n) if n.lines().any(|l| l == taken) => n,
+        Some(n) => format!("{n}\n{taken}"),
+        None => taken,
+    });
 }
 
 /// The rules of `p` that are not its game's own and that `given` left open (so an answer

@@ -416,17 +416,26 @@ fn an_answer_as_the_board_is_solved_again_under_its_rules() {
         ];
         fields.map(|f| v[f].clone())
     };
-    for args in [
-        &["--game", "samegame", "--min-group", "3"][..],
-        &["--game", "floodit", "--start", "centre"],
-        &[
-            "--game",
-            "former",
-            "--sideways",
-            "left",
-            "--clickable",
-            "bottom",
-        ],
+    for (args, taken) in [
+        (
+            &["--game", "samegame", "--min-group", "3"][..],
+            "rules: --min-group 3 (the answer's)",
+        ),
+        (
+            &["--game", "floodit", "--start", "centre"],
+            "rules: --start 2,1 (the answer's)",
+        ),
+        (
+            &[
+                "--game",
+                "former",
+                "--sideways",
+                "left",
+                "--clickable",
+                "bottom",
+            ],
+            "rules: --clickable bottom --sideways left (the answer's)",
+        ),
     ] {
         let mut solve = vec!["--time-limit", "5"];
         solve.extend(args);
@@ -439,8 +448,15 @@ fn an_answer_as_the_board_is_solved_again_under_its_rules() {
         assert_eq!(again["length"], first["length"], "{args:?}");
         let piped = solve_json(&["-"], Some(&text));
         assert_eq!(rules(&piped), rules(&first), "{args:?}");
+        // the words say which rules came from the answer, on the first line
+        let (code, out, err) = run(
+            &["solve", "--time-limit", "5", file.to_str().unwrap()],
+            None,
+        );
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert_eq!(out.lines().next(), Some(taken), "{args:?}: {out}");
         std::fs::remove_file(file).ok();
-        cases += 2;
+        cases += 3;
     }
     // an option given is the option's
     let first = solve_json(
@@ -466,7 +482,7 @@ fn an_answer_as_the_board_is_solved_again_under_its_rules() {
         assert_error(&["solve", board], None, &[&words]);
         cases += 1;
     }
-    assert_eq!(cases, 10);
+    assert_eq!(cases, 13);
 }
 
 #[test]
