@@ -209,6 +209,17 @@ fn the_page_and_the_games_are_served() {
     assert_eq!(status["max_queued"], 2);
 }
 
+/// The fields of an answer that say its board and rules.
+const BOARD_AND_RULES: [&str; 7] = [
+    "game",
+    "board",
+    "objective",
+    "clickable",
+    "min_group",
+    "sideways",
+    "start",
+];
+
 #[test]
 fn solve_apply_and_check_agree_with_the_command_line() {
     let server = Server::start(&[]);
@@ -293,6 +304,29 @@ fn solve_apply_and_check_agree_with_the_command_line() {
             a["cleared"],
             json!(web["tiles_left"] == 0 || game == "floodit"),
             "{game}"
+        );
+
+        // The answer sent back as it came: replayed to the same boards, and drawn as its
+        // board, rules and moves alone are.
+        let whole = server.post_json("/api/apply", &web);
+        assert_eq!(whole.status, 200, "{game}: {}", whole.text());
+        assert_eq!(
+            whole.json()["boards"],
+            web["boards"],
+            "{game}: the answer applied"
+        );
+        let mut steps = json!({"moves": web["moves"]});
+        for key in BOARD_AND_RULES {
+            if !web[key].is_null() {
+                steps[key] = web[key].clone();
+            }
+        }
+        let drawn = server.post_json("/api/render", &web);
+        assert_eq!(drawn.status, 200, "{game}: {}", drawn.text());
+        assert_eq!(
+            drawn.body,
+            server.post_json("/api/render", &steps).body,
+            "{game}: the answer drawn"
         );
 
         // One move more is illegal, in the words of `tumble check`.

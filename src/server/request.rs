@@ -42,13 +42,42 @@ const APPLY_FIELDS: [&str; 1] = ["moves"];
 /// The fields of `/api/render` beside [`BOARD_FIELDS`].
 const RENDER_FIELDS: [&str; 2] = ["moves", "format"];
 
+/// The fields of `/api/solve`'s answer beside the board, its rules and its moves: what the
+/// search found and the steps drawn out. `/api/apply` and `/api/render` read past them, so
+/// that an answer sent back as it came is replayed or drawn (its board, rules and moves
+/// are what count); a field that is neither theirs nor one of these is still refused.
+const ANSWER_FIELDS: [&str; 16] = [
+    "width",
+    "height",
+    "length",
+    "optimal",
+    "lower_bound",
+    "tiles_left",
+    "score",
+    "nodes",
+    "elapsed_ms",
+    "first_ms",
+    "note",
+    "certified",
+    "stopped",
+    "interrupted",
+    "boards",
+    "removed",
+];
+
 /// A JSON body's fields, or a 400 saying why not: not JSON, not an object, a field that
 /// is neither one of [`BOARD_FIELDS`] nor one of `own` (a misspelt field must not pass for
 /// an absent one, leaving its default in force without a word), a field given twice (which
 /// one would count?), or a field whose value JSON cannot hold (`1e400`), named. The body
 /// is split into its fields as raw text first, so that a value's mistake is told with its
-/// field's name.
-fn json_fields(body: &[u8], path: &str, own: &[&str]) -> Result<Map<String, Value>, ApiError> {
+/// field's name. With `answers`, the fields of [`ANSWER_FIELDS`] are taken too, and left
+/// out of the fields returned.
+fn json_fields(
+    body: &[u8],
+    path: &str,
+    own: &[&str],
+    answers: bool,
+) -> Result<Map<String, Value>, ApiError> {
     let RawFields(raw) = serde_json::from_slice(body).map_err(|e| {
         ApiError::bad_request(if e.is_data() {
             "bad JSON body: it must be an object, {\"game\":…,\"board\":…}".to_string()
@@ -57,15 +86,24 @@ fn json_fields(body: &[u8], path: &str, own: &[&str]) -> Result<Map<String, Valu
         })
     })?;
     let known = || BOARD_FIELDS.iter().chain(own);
-    if let Some((unknown, _)) = raw.iter().find(|(k, _)| !known().any(|f| f == k)) {
+    let read_past = |k: &str| answers && ANSWER_FIELDS.contains(&k);
+    if let Some((unknown, _)) = raw
+        .iter()
+        .find(|(k, _)| !known().any(|f| f == k) && !read_past(k))
+    {
         let names: Vec<&str> = known().copied().collect();
+        let also = if answers {
+            " and those of /api/solve's answer"
+        } else {
+            ""
+        };
         return Err(ApiError::bad_request(format!(
-            "unknown field {unknown:?} in the body of {path} (its fields: {})",
+            "unknown field {unknown:?} in the body of {path} (its fields: {}{also})",
             names.join(", ")
         )));
     }
     let mut fields = Map::new();
-    for (key, text) in raw {
+    for (key, text) in raw.into_iter().filter(|(k, _)| !read_past(k)) {
         let value = match serde_json::from_str(text.get()) {
             Ok(value) => value,
             Err(e) => {
@@ -229,7 +267,7 @@ impl SolveRequest {
     /// `{"game","board","time_limit","start","clickable","min_group","sideways","objective",
     /// "no_proof","certify","anytime"}`, all but `board` optional.
     pub fn parse(body: &[u8]) -> Result<SolveRequest, ApiError> {
-        let mut fields = json_fields(body, "/api/solve", &SOLVE_FIELDS)?;
+        let mut fields = json_fields(body, "/api/solve", &SOLVE_FIELDS, false)?;
         let board = RawBoard::take_from(&mut fields)?;
         let time_limit: Option<f64> = take(&mut fields, "time_limit")?;
         let no_proof = take(&mut fields, "no_proof")?.unwrap_or(false);
@@ -295,9 +333,10 @@ fn moves_text(moves: &[Value], setup: &Setup) -> Result<String, ApiError> {
 impl ApplyRequest {
     /// Parses and checks the JSON body of `/api/apply`: the board fields of
     /// [`SolveRequest::parse`] and `"moves"`, clicks `[{"x":2,"y":0},…]` (or `[[2,0],…]`)
-    /// or Flood-It colours `["B",…]` (or `[{"colour":"B"},…]`).
+    /// or Flood-It colours `["B",…]` (or `[{"colour":"B"},…]`). `/api/solve`'s answer as
+    /// it came is such a body ([`ANSWER_FIELDS`]).
     pub fn parse(body: &[u8]) -> Result<ApplyRequest, ApiError> {
-        let mut fields = json_fields(body, "/api/apply", &APPLY_FIELDS)?;
+        let mut fields = json_fields(body, "/api/apply", &APPLY_FIELDS, true)?;
         let board = RawBoard::take_from(&mut fields)?;
         let moves: Option<Vec<Value>> = take(&mut fields, "moves")?;
         let prepared = board.prepare()?;
@@ -325,8 +364,9 @@ impl RenderRequest {
     /// Parses and checks the JSON body of `/api/render`: the board fields of
     /// [`SolveRequest::parse`], `"moves"` as in [`ApplyRequest::parse`] (optional: without
     /// them the board alone is drawn) and `"format"`, `"png"` (the default) or `"svg"`.
+    /// `/api/solve`'s answer as it came is such a body ([`ANSWER_FIELDS`]).
     pub fn parse(body: &[u8]) -> Result<RenderRequest, ApiError> {
-        let mut fields = json_fields(body, "/api/render", &RENDER_FIELDS)?;
+        let mut fields = json_fields(body, "/api/render", &RENDER_FIELDS, true)?;
         let board = RawBoard::take_from(&mut fields)?;
         let moves: Option<Vec<Value>> = take(&mut fields, "moves")?;
         let format: Option<String> = take(&mut fields, "format")?;
@@ -541,6 +581,57 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 6);
+    }
+
+    /// `/api/solve`'s answer sent back as it came to `/api/apply` or `/api/render`: its
+    /// board, rules and moves count, its other fields are read past; a field that is
+    /// neither is refused, and `/api/solve` takes none of the answer's.
+    #[test]
+    fn an_answer_sent_back_is_read_for_its_board_rules_and_moves() {
+        let answer = br#"{"game":"samegame","board":"AB,AB","width":2,"height":2,
+            "objective":"score","clickable":"any","min_group":2,"sideways":"left",
+            "moves":[{"x":0,"y":0,"colour":"A","size":2}],"length":1,"optimal":false,
+            "lower_bound":1,"tiles_left":2,"score":0,"nodes":7,"elapsed_ms":3,"first_ms":0,
+            "stopped":"interrupted","interrupted":true,"certified":false,"note":"n",
+            "boards":["..,B."],"removed":[[[0,0],[0,1]]]}"#;
+        let a = ApplyRequest::parse(answer).unwrap();
+        assert_eq!(a.moves, "(0,0)");
+        assert_eq!(a.prepared.setup.game, Game::Samegame);
+        assert_eq!(a.prepared.setup.rules.sideways, Sideways::Left);
+        let r = RenderRequest::parse(answer).unwrap();
+        assert_eq!((r.moves.as_deref(), r.svg), (Some("(0,0)"), false));
+        let mut checked = 2;
+        for (path, body, words) in [
+            (
+                "/api/apply",
+                &br#"{"game":"dust","board":"GB,BG","moves":[],"widht":2}"#[..],
+                "unknown field \"widht\" in the body of /api/apply (its fields: game, board, \
+                 date, clickable, min_group, sideways, objective, start, moves and those of \
+                 /api/solve's answer)",
+            ),
+            (
+                "/api/render",
+                br#"{"game":"dust","board":"GB,BG","lenght":2}"#,
+                "unknown field \"lenght\"",
+            ),
+            (
+                "/api/solve",
+                br#"{"game":"dust","board":"GB,BG","width":2}"#,
+                "unknown field \"width\" in the body of /api/solve (its fields: game, board, \
+                 date, clickable, min_group, sideways, objective, start, time_limit, no_proof, \
+                 certify, anytime)",
+            ),
+        ] {
+            let e = match path {
+                "/api/apply" => ApplyRequest::parse(body).unwrap_err(),
+                "/api/render" => RenderRequest::parse(body).unwrap_err(),
+                _ => SolveRequest::parse(body).unwrap_err(),
+            };
+            assert_eq!(e.status, 400);
+            assert!(e.message.starts_with(words), "{path}: {}", e.message);
+            checked += 1;
+        }
+        assert_eq!(checked, 5);
     }
 
     /// `"date"` in place of `"board"`: NRK Former's board of that day, under Former's rules.
