@@ -334,7 +334,7 @@ impl ApplyRequest {
     /// Parses and checks the JSON body of `/api/apply`: the board fields of
     /// [`SolveRequest::parse`] and `"moves"`, clicks `[{"x":2,"y":0},…]` (or `[[2,0],…]`)
     /// or Flood-It colours `["B",…]` (or `[{"colour":"B"},…]`). `/api/solve`'s answer as
-    /// it came is such a body ([`ANSWER_FIELDS`]).
+    /// it came is such a body: the fields of what its search found are read past.
     pub fn parse(body: &[u8]) -> Result<ApplyRequest, ApiError> {
         let mut fields = json_fields(body, "/api/apply", &APPLY_FIELDS, true)?;
         let board = RawBoard::take_from(&mut fields)?;
@@ -364,7 +364,7 @@ impl RenderRequest {
     /// Parses and checks the JSON body of `/api/render`: the board fields of
     /// [`SolveRequest::parse`], `"moves"` as in [`ApplyRequest::parse`] (optional: without
     /// them the board alone is drawn) and `"format"`, `"png"` (the default) or `"svg"`.
-    /// `/api/solve`'s answer as it came is such a body ([`ANSWER_FIELDS`]).
+    /// `/api/solve`'s answer as it came is such a body, as for [`ApplyRequest::parse`].
     pub fn parse(body: &[u8]) -> Result<RenderRequest, ApiError> {
         let mut fields = json_fields(body, "/api/render", &RENDER_FIELDS, true)?;
         let board = RawBoard::take_from(&mut fields)?;
