@@ -1055,7 +1055,9 @@ async function howFar() {
 // of the line under it: what entering one did (the board, or what is wrong) is brought into
 // view. `ok` is false for a message of what is wrong.
 function entered(ok) {
-  if (!matchMedia('(max-width: 820px)').matches) return;
+  // (the buttons under the board are shown where the layout is one column: style.css says
+  // where that is)
+  if (getComputedStyle($('#enter-quick')).display === 'none') return;
   const el = ok ? $('.stage') : $('#message');
   el.scrollIntoView({ block: ok ? 'start' : 'center', behavior: scrolling() });
 }
