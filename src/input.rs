@@ -504,6 +504,18 @@ pub enum BoardFrom<'a> {
     Answer,
 }
 
+impl BoardFrom<'_> {
+    /// The board's text, read from the argument or made for the date (which makes the game
+    /// Former in `rules`, see [`dated_board`]); `None` for the moves' own board.
+    pub fn text(self, rules: &mut RuleChoices) -> Result<Option<String>, InputError> {
+        Ok(match self {
+            BoardFrom::Arg(b) => Some(read_board_text(b)?),
+            BoardFrom::Date(d) => Some(dated_board(d, rules)?),
+            BoardFrom::Answer => None,
+        })
+    }
+}
+
 /// The board and the moves `tumble check` and `tumble render --moves` replay: the board
 /// set up under `rules`, and the moves argument (the moves themselves, `-` for standard
 /// input, or a file that holds them) as move text for its game.
@@ -527,10 +539,9 @@ pub fn replay_input(
         Some(serde_json::Value::Object(o)) => Some(answer_of(o)?),
         _ => None,
     };
-    let board_text = match board {
-        BoardFrom::Arg(b) => read_board_text(b)?,
-        BoardFrom::Date(d) => dated_board(d, &mut rules)?,
-        BoardFrom::Answer => answer
+    let board_text = match board.text(&mut rules)? {
+        Some(text) => text,
+        None => answer
             .as_ref()
             .and_then(|a| a.board.clone())
             .ok_or(InputError::MovesWithoutBoard)?,

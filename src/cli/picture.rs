@@ -7,9 +7,7 @@ use anyhow::Result;
 
 use super::args::SizeArgs;
 use tumble::check::check;
-use tumble::input::{
-    dated_board, read_board_text, read_image_board, replay_input, setup_from, BoardFrom, InputError,
-};
+use tumble::input::{read_image_board, replay_input, setup_from, BoardFrom, InputError};
 use tumble::picture::{
     check_output, check_png_output, fitting_style, overlay, save_board, save_steps, steps_size,
     write_png, Style,
@@ -73,10 +71,8 @@ pub fn render(
         (None, None) => BoardFrom::Answer,
     };
     let Some(moves) = drawn.moves else {
-        let text = match board {
-            BoardFrom::Date(d) => dated_board(d, &mut rules)?,
-            BoardFrom::Arg(b) => read_board_text(b)?,
-            BoardFrom::Answer => anyhow::bail!("render needs a board, --date, or --moves"),
+        let Some(text) = board.text(&mut rules)? else {
+            anyhow::bail!("render needs a board, --date, or --moves");
         };
         let p = setup_from(&text, &rules)?;
         let grid = &p.grid;
