@@ -311,3 +311,39 @@ impl FromStr for Game {
             })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every choice of each rule by clap's list of them (all the variants): the name it
+    /// is written by (`name`, or serde's for the objective), read back by `named` from
+    /// `NAMES`, is clap's name for it and the one JSON writes.
+    #[cfg(feature = "cli")]
+    #[test]
+    fn each_choice_has_one_name_everywhere() {
+        use clap::ValueEnum;
+        fn same<T>(name: &str, v: T, names: &[(&str, T)]) -> usize
+        where
+            T: ValueEnum + Serialize + Copy + PartialEq + std::fmt::Debug,
+        {
+            assert_eq!(named("rule", name, names), Ok(v), "{name}");
+            let clap = v.to_possible_value().expect("every choice is listed");
+            assert_eq!(clap.get_name(), name, "{v:?}");
+            assert_eq!(serde_json::to_value(v).unwrap(), name, "{v:?}");
+            1
+        }
+        let mut checked = 0;
+        for &c in Clickable::value_variants() {
+            checked += same(c.name(), c, &Clickable::NAMES);
+        }
+        for &s in Sideways::value_variants() {
+            checked += same(s.name(), s, &Sideways::NAMES);
+        }
+        for &o in Objective::value_variants() {
+            let name = serde_json::to_value(o).unwrap();
+            checked += same(name.as_str().unwrap(), o, &Objective::NAMES);
+        }
+        assert_eq!(checked, 2 + 3 + 3);
+    }
+}
