@@ -22,7 +22,7 @@ use std::time::Duration;
 use cdp::Browser;
 use common::data;
 use image::GenericImageView;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 const TUMBLE: &str = env!("CARGO_BIN_EXE_tumble");
 /// The longest the page may take for one thing (a solve has its own, longer, limit).
@@ -519,7 +519,8 @@ fn load_former_2024_12_07_by_date_and_solve_it_in_15() {
 
 /// On a phone the ways to enter a board come below the answer: the buttons under the board
 /// open each of them and bring it into view, and the board of a date loads from there. On a
-/// desktop, where the ways to enter a board stand beside it, the buttons are not shown.
+/// desktop, where the ways to enter a board stand beside it, the buttons are not shown. The
+/// page speaks of dropping a picture only where there is a mouse to drop it with.
 #[test]
 fn on_a_phone_the_buttons_under_the_board_open_each_way_to_enter_one() {
     let _one = one_at_a_time();
@@ -531,8 +532,33 @@ fn on_a_phone_the_buttons_under_the_board_open_each_way_to_enter_one() {
         Value::Bool(false),
         "the buttons on a desktop"
     );
+    // Dropping and pasting a picture are offered with a mouse, not on a touch screen: the
+    // words about them in the screenshot pane and in the greeting.
+    let mouse_words = "[...document.querySelectorAll('.by-mouse')]\
+                       .map(e => getComputedStyle(e).display !== 'none')";
+    let greeting = "document.querySelector('#message').textContent";
+    assert_eq!(p.b.eval(mouse_words), json!([true, true]), "with a mouse");
+    let said = p.b.text(greeting);
+    assert!(
+        said.contains("drop a board"),
+        "the greeting with a mouse: {said:?}"
+    );
     p.b.set_viewport(PHONE.0, PHONE.1, true);
     p.b.wait_for(shown, "the buttons under the board on a phone", WAIT);
+    assert_eq!(p.b.eval(mouse_words), json!([false, false]), "on a phone");
+    let url = p.server.url.clone();
+    p.b.navigate(&url);
+    p.b.wait_for(
+        "document.body.dataset.ready === '1'",
+        "the page to load again on a phone",
+        WAIT,
+    );
+    p.settle();
+    let said = p.b.text(greeting);
+    assert!(
+        said.contains("read a screenshot") && !said.contains("drop"),
+        "the greeting on a phone: {said:?}"
+    );
     let mut opened = 0;
     for (tab, pane, focus) in [
         ("tab-paste", "pane-paste", "board-text"),

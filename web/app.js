@@ -1062,6 +1062,12 @@ function entered(ok) {
   el.scrollIntoView({ block: ok ? 'start' : 'center', behavior: scrolling() });
 }
 
+// Whether a board can be dropped or a picture pasted here (not on a touch screen): style.css
+// hides the words about it where it cannot.
+function byMouse() {
+  return getComputedStyle($('.by-mouse')).display !== 'none';
+}
+
 // How the page scrolls to what it brings into view: at once where motion is to be reduced.
 function scrolling() {
   return matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
@@ -1279,7 +1285,8 @@ async function init() {
     try {
       const r = await api('/api/former/today');
       setBoard(parseRows(r.board));
-      message(`Today's NRK Former board (${r.date}). Paint, paste, load or drop a board, then Solve.`);
+      const ways = byMouse() ? 'Paint, paste, load or drop a board' : 'Paint, paste or load a board, or read a screenshot';
+      message(`Today's NRK Former board (${r.date}). ${ways}, then Solve.`);
     } catch (_) {
       await randomBoard();
     }
