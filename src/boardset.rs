@@ -37,9 +37,16 @@ impl Entry {
     pub fn to_line(&self) -> String {
         let head = match (self.game, self.exact) {
             (Some(game), true) => game.to_string(),
-            // `#N` is the name of an unnamed entry, and such a line would read as a comment
-            // (so would one after a byte-order mark, which the first line's loses)
-            _ if self.name.trim_start_matches('\u{feff}').starts_with('#') => String::new(),
+            // `#N` is the name of an unnamed entry, and such a line would read as a comment;
+            // so would a name that comes to `#` once a byte-order mark (which the first
+            // line loses) and white space are taken off its start
+            _ if self
+                .name
+                .trim_start_matches(|c: char| c == '\u{feff}' || c.is_whitespace())
+                .starts_with('#') =>
+            {
+                String::new()
+            }
             _ => self.name.clone(),
         };
         let rows: Vec<&str> = self
@@ -270,6 +277,8 @@ mod tests {
                 "figure-7|.A,BA",
             ),
             (entry("#3", None, "AB", Some(4), false), "|AB|4"),
+            (entry("\u{feff}\r#a", None, "AB", None, false), "|AB"),
+            (entry(" \u{feff} #b", None, "AB", None, false), "|AB"),
         ] {
             assert_eq!(e.to_line(), line);
             let back = single_line(line).expect(line);
@@ -279,7 +288,7 @@ mod tests {
             assert_eq!(back.game, e.game.filter(|_| e.exact), "{line}");
             cases += 1;
         }
-        assert_eq!(cases, 5);
+        assert_eq!(cases, 7);
     }
 
     #[test]
