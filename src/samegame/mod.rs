@@ -40,6 +40,7 @@
 
 mod beam;
 mod board;
+mod endgame;
 mod estimate;
 mod groups;
 mod live;
@@ -50,6 +51,7 @@ mod zobrist;
 
 pub use beam::{beam, widest, Found, BEAM_BYTES};
 pub use board::{Board, COLOURS, SIDE};
+pub use endgame::{polish, value_of};
 pub use estimate::{upper, Weights};
 pub use groups::{Forest, Group, Groups};
 pub use live::Live;

@@ -1,0 +1,287 @@
+//! The end of a line searched through: from the positions near its end, every way to play
+//! on is tried, and the line takes the best of them where that is worth more.
+//!
+//! A line's last few dozen moves are played among few tiles, where a search that stops at
+//! nothing can see what a playout does not: two small groups merged into a larger one by
+//! clicking a third first. [`polish`] walks a line backwards from its end; at each
+//! position it finds the best value of playing on by exhaustive search, remembering the
+//! best from every position it reaches (the positions near the end of the line are mostly
+//! reached again from those before them), until its effort or time runs out. Where some
+//! position's best beats what the line makes from there, the line is cut there and
+//! continued the best way.
+//!
+//! **Exact and honest.** `best(p)` is the most `Σ reward + terminal` any sequence of legal
+//! moves from `p` makes: it is `terminal(p)` where no move is legal, else the largest
+//! `reward(g) + best(p after g)` over the legal groups `g`, which is what the search
+//! computes. A search cut short stores nothing of the position it was in, so every stored
+//! value is exact (up to a clash of two positions' 64-bit keys). The line returned is
+//! replayed from the start and its value counted afresh, and it is returned only when that
+//! value beats the line given: a key clash can cost a gain, never give a wrong answer.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+use super::{Board, Groups};
+use crate::rules::Objective;
+
+/// The most positions [`polish`] remembers: about 24 bytes each in its table.
+pub const MAX_POSITIONS: usize = 4 << 20;
+
+/// The clock is read once per this many positions searched.
+const CLOCK_EVERY: usize = 1024;
+
+/// `line` (lowest cells of the groups clicked, from `start`) with its end searched through
+/// ([module docs](self)) until `deadline`, `stop` or [`MAX_POSITIONS`]: the better line and
+/// its value under `goal`, or `None` where none was found. `line` must be legal from
+/// `start` under `min_group`.
+pub fn polish(
+    start: &Board,
+    line: &[u8],
+    min_group: u16,
+    goal: Objective,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+) -> Option<(i64, Vec<u8>)> {
+    // The positions along the line, and what each move of it adds.
+    let mut boards = Vec::with_capacity(line.len() + 1);
+    let mut rewards = Vec::with_capacity(line.len());
+    let mut groups = Groups::default();
+    let mut board = *start;
+    boards.push(board);
+    for &cell in line {
+        board.groups(&mut groups);
+        let id = groups.list.iter().position(|g| g.seed == cell)?;
+        rewards.push(goal.reward(groups.list[id].size as u32));
+        board.remove(&groups, id);
+        boards.push(board);
+    }
+    // what the line makes from position k on (it may stop with moves left)
+    let mut rest = vec![goal.terminal(board.tiles()); boards.len()];
+    for k in (0..line.len()).rev() {
+        rest[k] = rest[k + 1] + rewards[k];
+    }
+    let mut search = Search {
+        min_group,
+        goal,
+        memo: FxHashMap::default(),
+        stop,
+        deadline,
+        searched: 0,
+        groups: Vec::new(),
+    };
+    let mut cut: Option<(i64, usize)> = None;
+    for k in (0..boards.len()).rev() {
+        let Some(best) = search.best(&boards[k], 0) else {
+            break;
+        };
+        if best - rest[k] > cut.map_or(0, |c| c.0) {
+            cut = Some((best - rest[k], k));
+        }
+    }
+    let (_, k) = cut?;
+    let mut better = line[..k].to_vec();
+    let mut board = boards[k];
+    while let Some(&(_, cell)) = search.memo.get(&board.key()) {
+        if cell == NO_MOVE {
+            break;
+        }
+        board.groups(&mut groups);
+        let id = groups.list.iter().position(|g| g.seed == cell)?;
+        better.push(cell);
+        board.remove(&groups, id);
+    }
+    let value = value_of(start, &better, min_group, goal)?;
+    (value > rest[0]).then_some((value, better))
+}
+
+/// Where no move is legal: no best move.
+const NO_MOVE: u8 = u8::MAX;
+
+/// The exhaustive search, with its table of positions searched through: the best value
+/// from each and the lowest cell of a group that makes it.
+struct Search<'a> {
+    min_group: u16,
+    goal: Objective,
+    memo: FxHashMap<u64, (i64, u8)>,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    searched: usize,
+    /// The groups of the position at each depth of the search.
+    groups: Vec<Groups>,
+}
+
+impl Search<'_> {
+    /// The most playing on from `board` makes, or `None` once the search must end.
+    fn best(&mut self, board: &Board, depth: usize) -> Option<i64> {
+        let key = board.key();
+        if let Some(&(value, _)) = self.memo.get(&key) {
+            return Some(value);
+        }
+        self.searched += 1;
+        if self.memo.len() >= MAX_POSITIONS
+            || (self.searched.is_multiple_of(CLOCK_EVERY)
+                && (self.stop.load(Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)))
+        {
+            return None;
+        }
+        if self.groups.len() <= depth {
+            self.groups.push(Groups::default());
+        }
+        let mut groups = std::mem::take(&mut self.groups[depth]);
+        board.groups(&mut groups);
+        let best = self.best_move(board, &groups, depth);
+        self.groups[depth] = groups;
+        let best = best?;
+        self.memo.insert(key, best);
+        Some(best.0)
+    }
+
+    /// The best of the legal moves among `groups` (`board`'s) and what it makes, or the
+    /// end's value and [`NO_MOVE`] where none is legal.
+    fn best_move(&mut self, board: &Board, groups: &Groups, depth: usize) -> Option<(i64, u8)> {
+        let mut best = (self.goal.terminal(board.tiles()), NO_MOVE);
+        let mut legal = false;
+        for (id, g) in groups.list.iter().enumerate() {
+            if g.size < self.min_group {
+                continue;
+            }
+            let mut next = *board;
+            next.remove(groups, id);
+            let value = self.goal.reward(g.size as u32) + self.best(&next, depth + 1)?;
+            if !legal || value > best.0 {
+                best = (value, g.seed);
+            }
+            legal = true;
+        }
+        Some(best)
+    }
+}
+
+/// The value of `line` from `start` played to its end, `None` if a move is not legal.
+pub fn value_of(start: &Board, line: &[u8], min_group: u16, goal: Objective) -> Option<i64> {
+    let mut groups = Groups::default();
+    let mut board = *start;
+    let mut value = 0;
+    for &cell in line {
+        board.groups(&mut groups);
+        let g = groups
+            .list
+            .iter()
+            .position(|g| g.seed == cell && g.size >= min_group)?;
+        value += goal.reward(groups.list[g].size as u32);
+        board.remove(&groups, g);
+    }
+    Some(value + goal.terminal(board.tiles()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    /// The most a line from `board` makes, by trying every line (no table, no cut).
+    fn brute(board: &Board, min_group: u16, goal: Objective) -> i64 {
+        let mut groups = Groups::default();
+        board.groups(&mut groups);
+        let legal: Vec<(usize, u16)> = (groups.list.iter().enumerate())
+            .filter(|(_, g)| g.size >= min_group)
+            .map(|(id, g)| (id, g.size))
+            .collect();
+        if legal.is_empty() {
+            return goal.terminal(board.tiles());
+        }
+        (legal.into_iter())
+            .map(|(id, size)| {
+                let mut next = *board;
+                next.remove(&groups, id);
+                goal.reward(size as u32) + brute(&next, min_group, goal)
+            })
+            .max()
+            .expect("a legal move")
+    }
+
+    /// A random `w`×`h` board of `k` colours.
+    fn board(rng: &mut fastrand::Rng, w: usize, h: usize, k: u8) -> Board {
+        let rows: Vec<String> = (0..h)
+            .map(|_| (0..w).map(|_| (b'A' + rng.u8(..k)) as char).collect())
+            .collect();
+        let grid: Grid = rows.join(",").parse().expect("a board");
+        Board::from_grid(&grid).expect("fits")
+    }
+
+    /// A line played at random to its end.
+    fn random_line(rng: &mut fastrand::Rng, start: &Board, min_group: u16) -> Vec<u8> {
+        let (mut board, mut groups, mut line) = (*start, Groups::default(), Vec::new());
+        loop {
+            board.groups(&mut groups);
+            let legal: Vec<usize> = (0..groups.list.len())
+                .filter(|&id| groups.list[id].size >= min_group)
+                .collect();
+            if legal.is_empty() {
+                return line;
+            }
+            let id = legal[rng.usize(..legal.len())];
+            line.push(groups.list[id].seed);
+            board.remove(&groups, id);
+        }
+    }
+
+    #[test]
+    fn a_line_polished_without_limits_makes_the_most_any_line_makes() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let never = AtomicBool::new(false);
+        let (mut cases, mut better) = (0, 0);
+        for goal in [Objective::Score, Objective::Moves, Objective::Tiles] {
+            for min_group in [1, 2] {
+                for _ in 0..12 {
+                    let (w, h) = (rng.usize(2..=4), rng.usize(2..=4));
+                    let k = rng.u8(2..=3);
+                    let start = board(&mut rng, w, h, k);
+                    let line = random_line(&mut rng, &start, min_group);
+                    let given = value_of(&start, &line, min_group, goal).expect("legal");
+                    let most = brute(&start, min_group, goal);
+                    match polish(&start, &line, min_group, goal, &never, None) {
+                        Some((value, polished)) => {
+                            assert!(value > given, "{value} after {given}");
+                            assert_eq!(value, most, "{line:?} → {polished:?}");
+                            assert_eq!(value_of(&start, &polished, min_group, goal), Some(value));
+                            better += 1;
+                        }
+                        None => assert_eq!(given, most, "{line:?} left as it was"),
+                    }
+                    cases += 1;
+                }
+            }
+        }
+        assert_eq!(cases, 72);
+        assert!(better > 10, "only {better} lines improved");
+    }
+
+    #[test]
+    fn a_polish_cut_short_returns_a_better_legal_line_or_none() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let stop = AtomicBool::new(true);
+        let passed = Some(Instant::now());
+        let mut cases = 0;
+        for _ in 0..6 {
+            let start = board(&mut rng, 15, 15, 5);
+            let line = random_line(&mut rng, &start, 2);
+            let given = value_of(&start, &line, 2, Objective::Score).expect("legal");
+            for (stop, deadline) in [(&stop, None), (&AtomicBool::new(false), passed)] {
+                if let Some((value, polished)) =
+                    polish(&start, &line, 2, Objective::Score, stop, deadline)
+                {
+                    assert!(value > given);
+                    assert_eq!(
+                        value_of(&start, &polished, 2, Objective::Score),
+                        Some(value)
+                    );
+                }
+                cases += 1;
+            }
+        }
+        assert_eq!(cases, 12);
+    }
+}
