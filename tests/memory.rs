@@ -91,8 +91,9 @@ fn a_floodit_search_holds_to_its_memory() {
 /// Click-game searches hold to `--memory` with all their large structures together: a
 /// proof that runs to its time limit (the transposition table beside the edge memos and
 /// the anytime beams), the anytime search alone (its beams stop widening and NRPA goes
-/// on, as its note says), `--certify`'s exact memo, and the SameGame engine's beams for
-/// Clickomania (the same). The two anytime runs get budgets their beams fill within a
+/// on, as its note says), `--certify`'s exact memo, the SameGame engine's beams for
+/// Clickomania (the same), and SameGame's search for the highest score, whose last part
+/// searches the end of its best line through in a table of positions. The two anytime runs get budgets their beams fill within a
 /// tenth of their time limit on an idle machine, so that they fill them however loaded the
 /// machine is; a budget the beams ignored would still show in the peak.
 #[test]
@@ -100,7 +101,7 @@ fn click_searches_hold_to_their_memory() {
     let board = tumble::input::gen_board(Game::Samegame, Some(15), Some(15), Some(5), 3)
         .expect("a board")
         .to_inline();
-    let runs: [(&[&str], u64, &str); 6] = [
+    let runs: [(&[&str], u64, &str); 7] = [
         // a budget too small for the edge memos a byte per position: the slices that must
         // remember every position are left out, and the time limit still holds
         (
@@ -147,6 +148,13 @@ fn click_searches_hold_to_their_memory() {
             2,
             "beams filled their memory (--memory 2 MiB): NRPA went on",
         ),
+        // the highest score: beams, NRPA, then the end of the best line searched through
+        // in a table of positions held to the budget
+        (
+            &["solve", "--game", "samegame", &board, "--time-limit", "4"],
+            8,
+            "best found: score",
+        ),
     ];
     let mut checked = 0;
     for (args, mib, says) in runs {
@@ -159,5 +167,5 @@ fn click_searches_hold_to_their_memory() {
         eprintln!("{all:?}: peak {peak} MiB");
         checked += 1;
     }
-    assert_eq!(checked, 6);
+    assert_eq!(checked, 7);
 }

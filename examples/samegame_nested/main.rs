@@ -187,6 +187,7 @@ fn main() -> anyhow::Result<()> {
                     &set,
                     threads,
                     usize::MAX,
+                    samegame::positions_within(usize::MAX),
                     &found,
                     &stop,
                     time.map(|s| t + Duration::from_secs_f64(s * frac)),

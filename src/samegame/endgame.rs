@@ -26,21 +26,32 @@ use rustc_hash::FxHashMap;
 use super::{Board, Groups};
 use crate::rules::Objective;
 
-/// The most positions [`polish`] remembers: about 24 bytes each in its table.
+/// The most positions [`polish`] remembers, whatever its memory.
 pub const MAX_POSITIONS: usize = 4 << 20;
+
+/// What a position remembered may cost at most: its slot (24 bytes and a control byte) in
+/// a table at most seven eighths full, counted when the table doubles, with the old table
+/// still beside the new one (86 bytes per position), rounded up.
+pub const POSITION_BYTES: usize = 96;
+
+/// The most positions [`polish`] may remember within `memory` bytes.
+pub fn positions_within(memory: usize) -> usize {
+    (memory / POSITION_BYTES).min(MAX_POSITIONS)
+}
 
 /// The clock is read once per this many positions searched.
 const CLOCK_EVERY: usize = 1024;
 
 /// `line` (lowest cells of the groups clicked, from `start`) with its end searched through
-/// ([module docs](self)) until `deadline`, `stop` or [`MAX_POSITIONS`]: the better line and
-/// its value under `goal`, or `None` where none was found. `line` must be legal from
-/// `start` under `min_group`.
+/// ([module docs](self)) until `deadline`, `stop` or `positions` remembered (see
+/// [`positions_within`]): the better line and its value under `goal`, or `None` where none
+/// was found. `line` must be legal from `start` under `min_group`.
 pub fn polish(
     start: &Board,
     line: &[u8],
     min_group: u16,
     goal: Objective,
+    positions: usize,
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> Option<(i64, Vec<u8>)> {
@@ -65,6 +76,7 @@ pub fn polish(
     let mut search = Search {
         min_group,
         goal,
+        positions,
         memo: FxHashMap::default(),
         stop,
         deadline,
@@ -104,6 +116,8 @@ const NO_MOVE: u8 = u8::MAX;
 struct Search<'a> {
     min_group: u16,
     goal: Objective,
+    /// The most positions `memo` may hold.
+    positions: usize,
     memo: FxHashMap<u64, (i64, u8)>,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
@@ -120,7 +134,7 @@ impl Search<'_> {
             return Some(value);
         }
         self.searched += 1;
-        if self.memo.len() >= MAX_POSITIONS
+        if self.memo.len() >= self.positions
             || (self.searched.is_multiple_of(CLOCK_EVERY)
                 && (self.stop.load(Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)))
         {
@@ -242,7 +256,7 @@ mod tests {
                     let line = random_line(&mut rng, &start, min_group);
                     let given = value_of(&start, &line, min_group, goal).expect("legal");
                     let most = brute(&start, min_group, goal);
-                    match polish(&start, &line, min_group, goal, &never, None) {
+                    match polish(&start, &line, min_group, goal, MAX_POSITIONS, &never, None) {
                         Some((value, polished)) => {
                             assert!(value > given, "{value} after {given}");
                             assert_eq!(value, most, "{line:?} → {polished:?}");
@@ -260,7 +274,7 @@ mod tests {
     }
 
     #[test]
-    fn a_polish_cut_short_returns_a_better_legal_line_or_none() {
+    fn a_polish_cut_short_ends_and_returns_a_better_legal_line_or_none() {
         let mut rng = fastrand::Rng::with_seed(11);
         let stop = AtomicBool::new(true);
         let passed = Some(Instant::now());
@@ -269,10 +283,22 @@ mod tests {
             let start = board(&mut rng, 15, 15, 5);
             let line = random_line(&mut rng, &start, 2);
             let given = value_of(&start, &line, 2, Objective::Score).expect("legal");
-            for (stop, deadline) in [(&stop, None), (&AtomicBool::new(false), passed)] {
-                if let Some((value, polished)) =
-                    polish(&start, &line, 2, Objective::Score, stop, deadline)
-                {
+            // stopped, out of time, and out of room (1,000 positions remembered)
+            let never = AtomicBool::new(false);
+            for (stop, deadline, positions) in [
+                (&stop, None, MAX_POSITIONS),
+                (&never, passed, MAX_POSITIONS),
+                (&never, None, 1000),
+            ] {
+                if let Some((value, polished)) = polish(
+                    &start,
+                    &line,
+                    2,
+                    Objective::Score,
+                    positions,
+                    stop,
+                    deadline,
+                ) {
                     assert!(value > given);
                     assert_eq!(
                         value_of(&start, &polished, 2, Objective::Score),
@@ -282,6 +308,6 @@ mod tests {
                 cases += 1;
             }
         }
-        assert_eq!(cases, 12);
+        assert_eq!(cases, 18);
     }
 }

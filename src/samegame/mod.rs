@@ -51,7 +51,7 @@ mod zobrist;
 
 pub use beam::{beam, widest, Found, BEAM_BYTES};
 pub use board::{Board, COLOURS, SIDE};
-pub use endgame::{polish, value_of};
+pub use endgame::{polish, positions_within, value_of};
 pub use estimate::{upper, Weights};
 pub use groups::{Forest, Group, Groups};
 pub use live::Live;

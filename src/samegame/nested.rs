@@ -425,8 +425,9 @@ pub const ENDGAME_PART: f64 = 0.03;
 /// The beam [`portfolio`](super::portfolio) of `sets` (beams up to `max_width` wide) until
 /// `part`, then [`nrpa`] with
 /// `set` from its best line (as `seed`, its value as the floor), then the end of the best
-/// line searched through ([`polish`](super::polish)) for the last [`ENDGAME_PART`] of the
-/// time to `deadline`; every line better than the best so far goes to `found`. The beam's
+/// line searched through ([`polish`](super::polish), remembering at most `positions`) for
+/// the last [`ENDGAME_PART`] of the time to `deadline`; every line better than the best so
+/// far goes to `found`. The beam's
 /// line keeps a clearing bonus NRPA alone may miss, and NRPA improves on it where the beam
 /// stalls. Returns NRPA's playouts.
 #[allow(clippy::too_many_arguments)]
@@ -438,6 +439,7 @@ pub fn seeded(
     set: &Nrpa,
     threads: usize,
     max_width: usize,
+    positions: usize,
     found: &Found,
     stop: &AtomicBool,
     part: Option<Instant>,
@@ -476,7 +478,9 @@ pub fn seeded(
     );
     let (value, line) = best.into_inner().expect("no panics");
     if value > i64::MIN {
-        if let Some((better, line)) = super::polish(start, &line, min_group, goal, stop, deadline) {
+        if let Some((better, line)) =
+            super::polish(start, &line, min_group, goal, positions, stop, deadline)
+        {
             found(better, &line);
         }
     }

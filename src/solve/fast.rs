@@ -121,6 +121,8 @@ fn fast_search<B: Bits>(
                 &set,
                 threads,
                 max_width,
+                // the beams and NRPA are done by then: the end's search has the memory
+                samegame::positions_within(opts.memory),
                 &found,
                 &opts.stop,
                 Some(part),
