@@ -426,7 +426,7 @@ pub const ENDGAME_PART: f64 = 0.03;
 /// `part`, then [`nrpa`] with
 /// `set` from its best line (as `seed`, its value as the floor), then the end of the best
 /// line searched through ([`polish`](super::polish), remembering at most `positions`) for
-/// the last [`ENDGAME_PART`] of the time to `deadline`; every line better than the best so
+/// the last `ENDGAME_PART` of the time to `deadline`; every line better than the best so
 /// far goes to `found`. The beam's
 /// line keeps a clearing bonus NRPA alone may miss, and NRPA improves on it where the beam
 /// stalls. Returns NRPA's playouts.
