@@ -93,9 +93,10 @@ fn a_floodit_search_holds_to_its_memory() {
 /// the anytime beams), the anytime search alone (its beams stop widening and NRPA goes
 /// on, as its note says), `--certify`'s exact memo, the SameGame engine's beams for
 /// Clickomania (the same), and SameGame's search for the highest score, whose last part
-/// searches the end of its best line through in a table of positions. The two anytime runs get budgets their beams fill within a
-/// tenth of their time limit on an idle machine, so that they fill them however loaded the
-/// machine is; a budget the beams ignored would still show in the peak.
+/// searches the end of its best line through in a table of positions. The two anytime
+/// runs get budgets their beams fill within a tenth of their time limit on an idle
+/// machine, so that they fill them however loaded the machine is; a budget the beams
+/// ignored would still show in the peak.
 #[test]
 fn click_searches_hold_to_their_memory() {
     let board = tumble::input::gen_board(Game::Samegame, Some(15), Some(15), Some(5), 3)

@@ -43,9 +43,10 @@ pub fn positions_within(memory: usize) -> usize {
 const CLOCK_EVERY: usize = 1024;
 
 /// `line` (lowest cells of the groups clicked, from `start`) with its end searched through
-/// (walking back from its end, every way to play on tried) until `deadline`, `stop` or `positions` remembered (see
-/// [`positions_within`]): the better line and its value under `goal`, or `None` where none
-/// was found. `line` must be legal from `start` under `min_group`.
+/// (walking back from its end, every way to play on tried) until `deadline`, `stop` or
+/// `positions` remembered (see [`positions_within`]): the better line and its value under
+/// `goal`, or `None` where none was found. `line` must be legal from `start` under
+/// `min_group`.
 pub fn polish(
     start: &Board,
     line: &[u8],

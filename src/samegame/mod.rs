@@ -5,8 +5,8 @@
 //! (a four-word bit set per colour) finding all groups by repeated dilation is what a
 //! search spends its time on. This module is the SameGame and Clickomania special case:
 //! any group of at least `min_group` tiles may be clicked, tiles fall, empty columns close
-//! to the left. What a line is worth is its [`Objective`](crate::rules::Objective)'s value, the same as the bitboard
-//! engine's ([`crate::objective`]).
+//! to the left. What a line is worth is its [`Objective`](crate::rules::Objective)'s
+//! value, the same as the bitboard engine's ([`crate::objective`]).
 //!
 //! The engine:
 //! - [`Board`] (`board`): one byte per cell, column-major with a stride of [`SIDE`]: cell
@@ -34,6 +34,8 @@
 //! - [`nrpa`] and [`seeded`] (`nested`): nested rollout policy adaptation with the tabu
 //!   rule as a prior, and the portfolio for part of the time then NRPA from its best line
 //!   (the score's search when there is a deadline).
+//! - [`polish`] (`endgame`): the end of a line searched through exhaustively, which
+//!   [`seeded`] gives the last few percent of its time.
 //!
 //! Moves are reported as cell indices of the board they are played on; [`Board::xy`]
 //! turns one into `(x, y)` for the engine-independent front ends.
