@@ -72,6 +72,7 @@ fn same(b: &Board, r: &RefBoard, g: &Grid) {
 fn groups_and_clicks_match_the_reference() {
     let rules = Game::Samegame.rules().unwrap();
     let mut rng = Rng::with_seed(7);
+    let mut lookups = 0;
     for case in 0..300 {
         let (w, h) = (1 + rng.usize(..16), 1 + rng.usize(..16));
         let colours = 1 + rng.usize(..6);
@@ -92,6 +93,15 @@ fn groups_and_clicks_match_the_reference() {
                 })
                 .collect();
             assert_eq!(mine, theirs, "case {case}");
+            // a move as a line records it (its group's lowest cell) finds its group
+            for cell in 0..=u8::MAX {
+                let at = groups
+                    .starting_at(cell)
+                    .map(|i| (groups.list[i].seed, groups.list[i].size));
+                let want = theirs.iter().find(|&&(seed, _)| seed == cell).copied();
+                assert_eq!(at, want, "case {case}, cell {cell}");
+                lookups += 1;
+            }
             let clickable: Vec<usize> = (0..groups.list.len())
                 .filter(|&i| groups.list[i].size >= 2)
                 .collect();
@@ -106,6 +116,8 @@ fn groups_and_clicks_match_the_reference() {
             r = r.click(x, y, &rules).unwrap().0;
         }
     }
+    // every cell of every position looked up, at least the 300 starts
+    assert!(lookups >= 300 * 256, "{lookups} lookups");
 }
 
 /// What [`Live`] is given per legal move in the test below: its value is the move itself,

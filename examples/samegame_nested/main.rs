@@ -179,20 +179,39 @@ fn main() -> anyhow::Result<()> {
             }
             Method::Seeded => {
                 // the search `tumble` runs for the score with a deadline
-                playouts = samegame::seeded(
-                    &board,
-                    2,
-                    Objective::Score,
-                    &samegame::default_sets(Objective::Score),
-                    &set,
-                    threads,
-                    usize::MAX,
-                    samegame::positions_within(usize::MAX),
-                    &found,
-                    &stop,
-                    time.map(|s| t + Duration::from_secs_f64(s * frac)),
-                    deadline,
-                );
+                let part = time.map(|s| t + Duration::from_secs_f64(s * frac));
+                let seeded = |found: &samegame::Found, deadline| {
+                    samegame::seeded(
+                        &board,
+                        2,
+                        Objective::Score,
+                        &samegame::default_sets(Objective::Score),
+                        &set,
+                        threads,
+                        usize::MAX,
+                        found,
+                        &stop,
+                        part,
+                        deadline,
+                    )
+                };
+                playouts = match deadline {
+                    Some(d) => {
+                        let mut n = 0;
+                        samegame::then_polish(
+                            &board,
+                            2,
+                            Objective::Score,
+                            samegame::positions_within(usize::MAX),
+                            &found,
+                            &stop,
+                            d,
+                            |found, end| n = seeded(found, Some(end)),
+                        );
+                        n
+                    }
+                    None => seeded(&found, None),
+                };
             }
             Method::Hybrid => {
                 // The playout beam on one thread, NRPA on the others.

@@ -19,11 +19,12 @@
 //! value beats the line given: a key clash can cost a gain, never give a wrong answer.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use super::{Board, Groups};
+use super::{Board, Found, Groups};
 use crate::rules::Objective;
 
 /// The most positions [`polish`] remembers, whatever its memory.
@@ -38,6 +39,9 @@ pub const POSITION_BYTES: usize = 96;
 pub fn positions_within(memory: usize) -> usize {
     (memory / POSITION_BYTES).min(MAX_POSITIONS)
 }
+
+/// The share of a timed search's time [`then_polish`] leaves for the end of its best line.
+pub const ENDGAME_PART: f64 = 0.03;
 
 /// The clock is read once per this many positions searched.
 const CLOCK_EVERY: usize = 1024;
@@ -64,7 +68,7 @@ pub fn polish(
     boards.push(board);
     for &cell in line {
         board.groups(&mut groups);
-        let id = groups.list.iter().position(|g| g.seed == cell)?;
+        let id = groups.starting_at(cell)?;
         rewards.push(goal.reward(groups.list[id].size as u32));
         board.remove(&groups, id);
         boards.push(board);
@@ -101,12 +105,61 @@ pub fn polish(
             break;
         }
         board.groups(&mut groups);
-        let id = groups.list.iter().position(|g| g.seed == cell)?;
+        let id = groups.starting_at(cell)?;
         better.push(cell);
         board.remove(&groups, id);
     }
     let value = value_of(start, &better, min_group, goal)?;
     (value > rest[0]).then_some((value, better))
+}
+
+/// `search` until the last [`ENDGAME_PART`] of the time to `deadline` begins (it is given
+/// that instant), then the end of the best line it found searched through ([`polish`],
+/// remembering at most `positions`) until `deadline`. `search` reports its lines to a
+/// `found` that keeps the best and passes each on to `found`, as this does the polished
+/// line where it makes more. The searches a timed solve runs on the byte engine end this
+/// way.
+#[allow(clippy::too_many_arguments)]
+pub fn then_polish(
+    start: &Board,
+    min_group: u16,
+    goal: Objective,
+    positions: usize,
+    found: &Found,
+    stop: &AtomicBool,
+    deadline: Instant,
+    search: impl FnOnce(&Found, Instant),
+) {
+    let now = Instant::now();
+    let end = deadline
+        - deadline
+            .saturating_duration_since(now)
+            .mul_f64(ENDGAME_PART);
+    let best = Mutex::new((i64::MIN, Vec::new()));
+    let keep = |value: i64, cells: &[u8]| {
+        {
+            let mut b = best.lock().expect("no panics");
+            if value > b.0 {
+                *b = (value, cells.to_vec());
+            }
+        }
+        found(value, cells);
+    };
+    search(&keep, end);
+    let (value, line) = best.into_inner().expect("no panics");
+    if value > i64::MIN {
+        if let Some((better, line)) = polish(
+            start,
+            &line,
+            min_group,
+            goal,
+            positions,
+            stop,
+            Some(deadline),
+        ) {
+            found(better, &line);
+        }
+    }
 }
 
 /// Where no move is legal: no best move.
@@ -181,10 +234,10 @@ pub fn value_of(start: &Board, line: &[u8], min_group: u16, goal: Objective) -> 
     let mut value = 0;
     for &cell in line {
         board.groups(&mut groups);
-        let g = groups
-            .list
-            .iter()
-            .position(|g| g.seed == cell && g.size >= min_group)?;
+        let g = groups.starting_at(cell)?;
+        if groups.list[g].size < min_group {
+            return None;
+        }
         value += goal.reward(groups.list[g].size as u32);
         board.remove(&groups, g);
     }
@@ -193,6 +246,8 @@ pub fn value_of(start: &Board, line: &[u8], min_group: u16, goal: Objective) -> 
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use crate::grid::Grid;
 
@@ -272,6 +327,58 @@ mod tests {
         }
         assert_eq!(cases, 72);
         assert!(better > 10, "only {better} lines improved");
+    }
+
+    #[test]
+    fn a_timed_search_ends_with_its_best_line_polished() {
+        let mut rng = fastrand::Rng::with_seed(13);
+        let never = AtomicBool::new(false);
+        let (mut cases, mut better) = (0, 0);
+        for goal in [Objective::Score, Objective::Moves, Objective::Tiles] {
+            for _ in 0..12 {
+                let (w, h, k) = (rng.usize(2..=4), rng.usize(2..=4), rng.u8(2..=3));
+                let start = board(&mut rng, w, h, k);
+                let line = random_line(&mut rng, &start, 1);
+                let given = value_of(&start, &line, 1, goal).expect("legal");
+                let reported = Mutex::new(Vec::new());
+                let found = |value: i64, cells: &[u8]| {
+                    reported.lock().unwrap().push((value, cells.to_vec()));
+                };
+                let (before, deadline) = (Instant::now(), Instant::now() + Duration::from_secs(60));
+                then_polish(
+                    &start,
+                    1,
+                    goal,
+                    MAX_POSITIONS,
+                    &found,
+                    &never,
+                    deadline,
+                    |f, end| {
+                        // the search ends before the end's share of the time, and not long before
+                        let share = Duration::from_secs(60).mul_f64(ENDGAME_PART);
+                        assert!(end < deadline && end + share >= deadline && end > before);
+                        f(given, &line);
+                    },
+                );
+                let reported = reported.into_inner().unwrap();
+                assert_eq!(
+                    reported[0],
+                    (given, line.clone()),
+                    "the search's own line first"
+                );
+                // each line reported beats the one before, and the last is the best there is
+                for pair in reported.windows(2) {
+                    assert!(pair[1].0 > pair[0].0);
+                }
+                let (value, last) = reported.last().expect("a line");
+                assert_eq!(value_of(&start, last, 1, goal), Some(*value));
+                assert_eq!(*value, brute(&start, 1, goal));
+                better += usize::from(reported.len() > 1);
+                cases += 1;
+            }
+        }
+        assert_eq!(cases, 36);
+        assert!(better > 5, "only {better} lines improved");
     }
 
     #[test]

@@ -41,6 +41,16 @@ impl Default for Groups {
     }
 }
 
+impl Groups {
+    /// The number of the group whose lowest cell is `cell` (a move as a line records it),
+    /// or `None` where no group starts there.
+    #[inline]
+    pub fn starting_at(&self, cell: u8) -> Option<usize> {
+        let id = *self.label.get(cell as usize)?;
+        (id != NONE && self.list[id as usize].seed == cell).then_some(id as usize)
+    }
+}
+
 /// The groups of a position as a union-find forest over its cells ([`Board::forest`]),
 /// before [`Board::groups`] numbers them.
 #[derive(Clone, Debug)]

@@ -34,8 +34,8 @@
 //! - [`nrpa`] and [`seeded`] (`nested`): nested rollout policy adaptation with the tabu
 //!   rule as a prior, and the portfolio for part of the time then NRPA from its best line
 //!   (the score's search when there is a deadline).
-//! - [`polish`] (`endgame`): the end of a line searched through exhaustively, which
-//!   [`seeded`] gives the last few percent of its time.
+//! - [`polish`] and [`then_polish`] (`endgame`): the end of a line searched through
+//!   exhaustively, for the last few percent of a timed search's time.
 //!
 //! Moves are reported as cell indices of the board they are played on; [`Board::xy`]
 //! turns one into `(x, y)` for the engine-independent front ends.
@@ -53,7 +53,7 @@ mod zobrist;
 
 pub use beam::{beam, widest, Found, BEAM_BYTES};
 pub use board::{Board, COLOURS, SIDE};
-pub use endgame::{polish, positions_within, value_of};
+pub use endgame::{polish, positions_within, then_polish, value_of, ENDGAME_PART};
 pub use estimate::{upper, Weights};
 pub use groups::{Forest, Group, Groups};
 pub use live::Live;

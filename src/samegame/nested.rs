@@ -418,16 +418,9 @@ impl<'a> Start<'a> {
     }
 }
 
-/// The share of the time after the beams that [`seeded`] leaves for the end of its best
-/// line ([`polish`](super::polish)).
-pub const ENDGAME_PART: f64 = 0.03;
-
 /// The beam [`portfolio`](super::portfolio) of `sets` (beams up to `max_width` wide) until
-/// `part`, then [`nrpa`] with
-/// `set` from its best line (as `seed`, its value as the floor), then the end of the best
-/// line searched through ([`polish`](super::polish), remembering at most `positions`) for
-/// the last `ENDGAME_PART` of the time to `deadline`; every line better than the best so
-/// far goes to `found`. The beam's
+/// `part`, then [`nrpa`] with `set` from its best line (as `seed`, its value as the floor)
+/// until `deadline`; every line better than the best so far goes to `found`. The beam's
 /// line keeps a clearing bonus NRPA alone may miss, and NRPA improves on it where the beam
 /// stalls. Returns NRPA's playouts.
 #[allow(clippy::too_many_arguments)]
@@ -439,7 +432,6 @@ pub fn seeded(
     set: &Nrpa,
     threads: usize,
     max_width: usize,
-    positions: usize,
     found: &Found,
     stop: &AtomicBool,
     part: Option<Instant>,
@@ -458,13 +450,8 @@ pub fn seeded(
     super::portfolio(
         start, min_group, sets, threads, max_width, &keep, stop, part,
     );
-    let (value, line) = best.lock().expect("no panics").clone();
-    let endgame = deadline.map(|d| {
-        d - d
-            .saturating_duration_since(Instant::now())
-            .mul_f64(ENDGAME_PART)
-    });
-    let playouts = nrpa(
+    let (value, line) = best.into_inner().expect("no panics");
+    nrpa(
         Start::at(start),
         min_group,
         goal,
@@ -472,19 +459,10 @@ pub fn seeded(
         threads,
         (value > i64::MIN).then_some(&line[..]),
         &AtomicI64::new(value),
-        &keep,
+        found,
         stop,
-        endgame,
-    );
-    let (value, line) = best.into_inner().expect("no panics");
-    if value > i64::MIN {
-        if let Some((better, line)) =
-            super::polish(start, &line, min_group, goal, positions, stop, deadline)
-        {
-            found(better, &line);
-        }
-    }
-    playouts
+        deadline,
+    )
 }
 
 /// The colours an [`nrpa`] keeps for last in turn ([`Nrpa::share`]), by their tile

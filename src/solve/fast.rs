@@ -56,7 +56,9 @@ pub(super) fn anytime_search<B: Bits>(
 /// line), or with [`Method::Nrpa`] its NRPA ([`samegame::nrpa`], one per thread,
 /// restarted until the deadline), from `fb` (the
 /// position `start` in that engine) for `q`'s objective, on `threads` threads until `opts`'
-/// stop flag or deadline: every line it finds is replayed into clicks and offered to `ctl`.
+/// stop flag or deadline, with a deadline the end of its best line searched through for
+/// the last [`samegame::ENDGAME_PART`] of the time ([`samegame::then_polish`]): every line
+/// it finds is replayed into clicks and offered to `ctl`.
 fn fast_search<B: Bits>(
     q: &Objectived<B>,
     start: &ClickBoard<B>,
@@ -85,7 +87,8 @@ fn fast_search<B: Bits>(
     let sets = samegame::default_sets(goal);
     // the portfolio's beams run side by side within the memory budget
     let max_width = samegame::widest(opts.memory, sets.len());
-    let nrpa = || {
+    let stop = &opts.stop;
+    let nrpa = |found: &samegame::Found, deadline: Option<Instant>| {
         samegame::nrpa(
             samegame::Start::at(fb),
             min_group,
@@ -94,17 +97,22 @@ fn fast_search<B: Bits>(
             threads,
             None,
             &std::sync::atomic::AtomicI64::new(i64::MIN),
-            &found,
-            &opts.stop,
-            opts.deadline(),
+            found,
+            stop,
+            deadline,
         );
     };
-    match method {
-        Method::Beam if goal == Objective::Score && opts.deadline().is_some() => {
-            // The portfolio for SEEDED_PART of the time, then NRPA from its best line.
-            let deadline = opts.deadline().expect("a deadline");
+    // For the highest score with a deadline, the beams' time ends at SEEDED_PART of it.
+    let part = opts
+        .deadline()
+        .filter(|_| goal == Objective::Score)
+        .map(|d| {
             let now = Instant::now();
-            let part = now + deadline.saturating_duration_since(now).mul_f64(SEEDED_PART);
+            now + d.saturating_duration_since(now).mul_f64(SEEDED_PART)
+        });
+    let search = |found: &samegame::Found, deadline: Option<Instant>| match method {
+        Method::Beam if part.is_some() => {
+            // The portfolio until `part`, then NRPA from its best line.
             let set = samegame::Nrpa {
                 size: 0.0,
                 code: samegame::Code::Cell,
@@ -114,38 +122,34 @@ fn fast_search<B: Bits>(
                 ..samegame::Nrpa::default()
             };
             samegame::seeded(
-                fb,
-                min_group,
-                goal,
-                &sets,
-                &set,
-                threads,
-                max_width,
-                // the beams and NRPA are done by then: the end's search has the memory
-                samegame::positions_within(opts.memory),
-                &found,
-                &opts.stop,
-                Some(part),
-                Some(deadline),
+                fb, min_group, goal, &sets, &set, threads, max_width, found, stop, part, deadline,
             );
         }
         Method::Beam => {
             let (_, capped) = samegame::portfolio(
-                fb,
-                min_group,
-                &sets,
-                threads,
-                max_width,
-                &found,
-                &opts.stop,
-                opts.deadline(),
+                fb, min_group, &sets, threads, max_width, found, stop, deadline,
             );
             if capped {
                 // the beams have filled their memory: NRPA goes on within it
                 ctl.fill();
-                nrpa();
+                nrpa(found, deadline);
             }
         }
-        Method::Nrpa => nrpa(),
+        Method::Nrpa => nrpa(found, deadline),
+    };
+    match opts.deadline() {
+        // The end of the best line searched through for the last part of the time: the
+        // beams and NRPA are done by then, and its table has their memory.
+        Some(deadline) => samegame::then_polish(
+            fb,
+            min_group,
+            goal,
+            samegame::positions_within(opts.memory),
+            &found,
+            stop,
+            deadline,
+            |found, end| search(found, Some(end)),
+        ),
+        None => search(&found, None),
     }
 }
