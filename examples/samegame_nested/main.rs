@@ -180,38 +180,30 @@ fn main() -> anyhow::Result<()> {
             Method::Seeded => {
                 // the search `tumble` runs for the score with a deadline
                 let part = time.map(|s| t + Duration::from_secs_f64(s * frac));
-                let seeded = |found: &samegame::Found, deadline| {
-                    samegame::seeded(
-                        &board,
-                        2,
-                        Objective::Score,
-                        &samegame::default_sets(Objective::Score),
-                        &set,
-                        threads,
-                        usize::MAX,
-                        found,
-                        &stop,
-                        part,
-                        deadline,
-                    )
-                };
-                playouts = match deadline {
-                    Some(d) => {
-                        let mut n = 0;
-                        samegame::then_polish(
+                playouts = samegame::then_polish(
+                    &board,
+                    2,
+                    Objective::Score,
+                    samegame::positions_within(usize::MAX),
+                    &found,
+                    &stop,
+                    deadline,
+                    |found, deadline| {
+                        samegame::seeded(
                             &board,
                             2,
                             Objective::Score,
-                            samegame::positions_within(usize::MAX),
-                            &found,
+                            &samegame::default_sets(Objective::Score),
+                            &set,
+                            threads,
+                            usize::MAX,
+                            found,
                             &stop,
-                            d,
-                            |found, end| n = seeded(found, Some(end)),
-                        );
-                        n
-                    }
-                    None => seeded(&found, None),
-                };
+                            part,
+                            deadline,
+                        )
+                    },
+                );
             }
             Method::Hybrid => {
                 // The playout beam on one thread, NRPA on the others.

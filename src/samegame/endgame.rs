@@ -67,10 +67,8 @@ pub fn polish(
     let mut board = *start;
     boards.push(board);
     for &cell in line {
-        board.groups(&mut groups);
-        let id = groups.starting_at(cell)?;
-        rewards.push(goal.reward(groups.list[id].size as u32));
-        board.remove(&groups, id);
+        let size = play(&mut board, &mut groups, cell, min_group)?;
+        rewards.push(goal.reward(size as u32));
         boards.push(board);
     }
     // what the line makes from position k on (it may stop with moves left)
@@ -104,10 +102,8 @@ pub fn polish(
         if cell == NO_MOVE {
             break;
         }
-        board.groups(&mut groups);
-        let id = groups.starting_at(cell)?;
+        play(&mut board, &mut groups, cell, min_group)?;
         better.push(cell);
-        board.remove(&groups, id);
     }
     let value = value_of(start, &better, min_group, goal)?;
     (value > rest[0]).then_some((value, better))
@@ -115,21 +111,25 @@ pub fn polish(
 
 /// `search` until the last [`ENDGAME_PART`] of the time to `deadline` begins (it is given
 /// that instant), then the end of the best line it found searched through ([`polish`],
-/// remembering at most `positions`) until `deadline`. `search` reports its lines to a
-/// `found` that keeps the best and passes each on to `found`, as this does the polished
-/// line where it makes more. The searches a timed solve runs on the byte engine end this
-/// way.
+/// remembering at most `positions`) until `deadline`; what `search` returns. `search`
+/// reports its lines to a `found` that keeps the best and passes each on to `found`, as
+/// this does the polished line where it makes more. Without a deadline there is no last
+/// part to give: `search` runs alone, with no deadline, reporting straight to `found`.
+/// The searches a solve runs on the byte engine end this way.
 #[allow(clippy::too_many_arguments)]
-pub fn then_polish(
+pub fn then_polish<R>(
     start: &Board,
     min_group: u16,
     goal: Objective,
     positions: usize,
     found: &Found,
     stop: &AtomicBool,
-    deadline: Instant,
-    search: impl FnOnce(&Found, Instant),
-) {
+    deadline: Option<Instant>,
+    search: impl FnOnce(&Found, Option<Instant>) -> R,
+) -> R {
+    let Some(deadline) = deadline else {
+        return search(found, None);
+    };
     let now = Instant::now();
     let end = deadline
         - deadline
@@ -145,7 +145,7 @@ pub fn then_polish(
         }
         found(value, cells);
     };
-    search(&keep, end);
+    let out = search(&keep, Some(end));
     let (value, line) = best.into_inner().expect("no panics");
     if value > i64::MIN {
         if let Some((better, line)) = polish(
@@ -160,6 +160,7 @@ pub fn then_polish(
             found(better, &line);
         }
     }
+    out
 }
 
 /// Where no move is legal: no best move.
@@ -233,15 +234,23 @@ pub fn value_of(start: &Board, line: &[u8], min_group: u16, goal: Objective) -> 
     let mut board = *start;
     let mut value = 0;
     for &cell in line {
-        board.groups(&mut groups);
-        let g = groups.starting_at(cell)?;
-        if groups.list[g].size < min_group {
-            return None;
-        }
-        value += goal.reward(groups.list[g].size as u32);
-        board.remove(&groups, g);
+        value += goal.reward(play(&mut board, &mut groups, cell, min_group)? as u32);
     }
     Some(value + goal.terminal(board.tiles()))
+}
+
+/// Plays one move of a line (the lowest cell of the group clicked) on `board`, finding its
+/// groups into `groups`: the size of the group taken, or `None` where no group of at least
+/// `min_group` tiles starts at `cell` (the board is then left as it was).
+fn play(board: &mut Board, groups: &mut Groups, cell: u8, min_group: u16) -> Option<u16> {
+    board.groups(groups);
+    let id = groups.starting_at(cell)?;
+    let size = groups.list[id].size;
+    if size < min_group {
+        return None;
+    }
+    board.remove(groups, id);
+    Some(size)
 }
 
 #[cfg(test)]
@@ -298,6 +307,20 @@ mod tests {
         }
     }
 
+    /// A random board of 2–4 × 2–4 in 2 or 3 colours, a line played at random on it to its
+    /// end, and that line's value.
+    fn small_case(
+        rng: &mut fastrand::Rng,
+        min_group: u16,
+        goal: Objective,
+    ) -> (Board, Vec<u8>, i64) {
+        let (w, h, k) = (rng.usize(2..=4), rng.usize(2..=4), rng.u8(2..=3));
+        let start = board(rng, w, h, k);
+        let line = random_line(rng, &start, min_group);
+        let given = value_of(&start, &line, min_group, goal).expect("legal");
+        (start, line, given)
+    }
+
     #[test]
     fn a_line_polished_without_limits_makes_the_most_any_line_makes() {
         let mut rng = fastrand::Rng::with_seed(7);
@@ -306,11 +329,7 @@ mod tests {
         for goal in [Objective::Score, Objective::Moves, Objective::Tiles] {
             for min_group in [1, 2] {
                 for _ in 0..12 {
-                    let (w, h) = (rng.usize(2..=4), rng.usize(2..=4));
-                    let k = rng.u8(2..=3);
-                    let start = board(&mut rng, w, h, k);
-                    let line = random_line(&mut rng, &start, min_group);
-                    let given = value_of(&start, &line, min_group, goal).expect("legal");
+                    let (start, line, given) = small_case(&mut rng, min_group, goal);
                     let most = brute(&start, min_group, goal);
                     match polish(&start, &line, min_group, goal, MAX_POSITIONS, &never, None) {
                         Some((value, polished)) => {
@@ -336,10 +355,28 @@ mod tests {
         let (mut cases, mut better) = (0, 0);
         for goal in [Objective::Score, Objective::Moves, Objective::Tiles] {
             for _ in 0..12 {
-                let (w, h, k) = (rng.usize(2..=4), rng.usize(2..=4), rng.u8(2..=3));
-                let start = board(&mut rng, w, h, k);
-                let line = random_line(&mut rng, &start, 1);
-                let given = value_of(&start, &line, 1, goal).expect("legal");
+                let (start, line, given) = small_case(&mut rng, 1, goal);
+                // without a deadline the search runs alone, with none, and nothing follows
+                let alone = Mutex::new(Vec::new());
+                let to_alone = |value: i64, cells: &[u8]| {
+                    alone.lock().unwrap().push((value, cells.to_vec()));
+                };
+                let returned = then_polish(
+                    &start,
+                    1,
+                    goal,
+                    MAX_POSITIONS,
+                    &to_alone,
+                    &never,
+                    None,
+                    |f, end| {
+                        assert!(end.is_none());
+                        f(given, &line);
+                        given
+                    },
+                );
+                assert_eq!(returned, given);
+                assert_eq!(alone.into_inner().unwrap(), vec![(given, line.clone())]);
                 let reported = Mutex::new(Vec::new());
                 let found = |value: i64, cells: &[u8]| {
                     reported.lock().unwrap().push((value, cells.to_vec()));
@@ -352,9 +389,10 @@ mod tests {
                     MAX_POSITIONS,
                     &found,
                     &never,
-                    deadline,
+                    Some(deadline),
                     |f, end| {
                         // the search ends before the end's share of the time, and not long before
+                        let end = end.expect("a deadline");
                         let share = Duration::from_secs(60).mul_f64(ENDGAME_PART);
                         assert!(end < deadline && end + share >= deadline && end > before);
                         f(given, &line);

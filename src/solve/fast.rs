@@ -137,19 +137,16 @@ fn fast_search<B: Bits>(
         }
         Method::Nrpa => nrpa(found, deadline),
     };
-    match opts.deadline() {
-        // The end of the best line searched through for the last part of the time: the
-        // beams and NRPA are done by then, and its table has their memory.
-        Some(deadline) => samegame::then_polish(
-            fb,
-            min_group,
-            goal,
-            samegame::positions_within(opts.memory),
-            &found,
-            stop,
-            deadline,
-            |found, end| search(found, Some(end)),
-        ),
-        None => search(&found, None),
-    }
+    // With a deadline, the end of the best line searched through for the last part of the
+    // time: the beams and NRPA are done by then, and its table has their memory.
+    samegame::then_polish(
+        fb,
+        min_group,
+        goal,
+        samegame::positions_within(opts.memory),
+        &found,
+        stop,
+        opts.deadline(),
+        search,
+    );
 }
