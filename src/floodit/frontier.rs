@@ -25,10 +25,11 @@
 
 use std::time::Duration;
 
-use super::solver::{
-    candidates_among, chain_near, dominated, order_guard, path, play_chain, union_of_child,
-    unions_by_colour, Node,
+use super::moves::{
+    candidates_among, chain_near, dominated, order_guard, play_chain, union_of_child,
+    unions_by_colour,
 };
+use super::node::{path, Node};
 use super::{bounds, set, Engine, Pos, Set};
 use crate::report::Progress;
 use crate::search::{SearchOptions, Stopped};

@@ -11,10 +11,15 @@
 //!
 //! The engine is generic over the number of words `N`; [`solve`] picks the smallest width
 //! the board's region count fits in (up to [`MAX_REGIONS`]). The lower bounds live in
-//! [`bounds`], the A* search in [`solver`].
+//! [`bounds`], the moves the searches generate in [`moves`], the first solutions in
+//! [`beam`], the A* search in [`solver`] and its deepening once memory fills in
+//! [`frontier`].
 
+pub mod beam;
 pub mod bounds;
 pub mod frontier;
+pub mod moves;
+mod node;
 pub mod solver;
 
 use crate::grid::{BoardError, Grid};
