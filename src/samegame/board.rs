@@ -1,8 +1,7 @@
 //! The position: one byte per cell, column-major, with the column heights, the number of
-//! non-empty columns and the tiles of each colour kept beside it; a click removes a group,
-//! tiles fall and empty columns close to the left.
+//! non-empty columns and the tiles of each colour kept beside it; tiles fall and empty
+//! columns close to the left (a click's group is found and removed in [`super::groups`]).
 
-use super::groups::Groups;
 use crate::grid::Grid;
 
 /// The largest board side (columns and rows).
@@ -87,22 +86,6 @@ impl Board {
     /// Tiles on the board.
     pub fn tiles(&self) -> u32 {
         self.counts.iter().map(|&n| n as u32).sum()
-    }
-
-    /// Removes group number `id` of `groups` (found on this board): tiles fall, empty
-    /// columns close to the left.
-    pub fn remove(&mut self, groups: &Groups, id: usize) {
-        let g = groups.list[id];
-        let id = id as u16;
-        let mut emptied = false;
-        for x in g.x0 as usize..=g.x1 as usize {
-            self.fall(x, |i, _| groups.label[i] != id);
-            emptied |= self.heights[x] == 0;
-        }
-        self.counts[g.colour as usize - 1] -= g.size;
-        if emptied {
-            self.close_columns(g.x0 as usize, |_, _| {});
-        }
     }
 
     /// Column `x` keeps the tiles `keep(i, to)` keeps and the rest go; the kept ones fall.

@@ -1,4 +1,5 @@
-//! The groups of a position, all found in one pass of union-find over its cells.
+//! The groups of a position, all found in one pass of union-find over its cells, and a
+//! click's removal of one.
 
 use super::board::{Board, CELLS, SIDE};
 use super::live::Live;
@@ -152,6 +153,22 @@ impl Board {
                     out.label[i] = out.label[r];
                 }
             }
+        }
+    }
+
+    /// Removes group number `id` of `groups` (found on this board): tiles fall, empty
+    /// columns close to the left.
+    pub fn remove(&mut self, groups: &Groups, id: usize) {
+        let g = groups.list[id];
+        let id = id as u16;
+        let mut emptied = false;
+        for x in g.x0 as usize..=g.x1 as usize {
+            self.fall(x, |i, _| groups.label[i] != id);
+            emptied |= self.heights[x] == 0;
+        }
+        self.counts[g.colour as usize - 1] -= g.size;
+        if emptied {
+            self.close_columns(g.x0 as usize, |_, _| {});
         }
     }
 }
