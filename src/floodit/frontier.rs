@@ -11,7 +11,7 @@
 //!
 //! The depth-first search generates children exactly as the A* does (forced eliminations
 //! chained, the same dominated move orders skipped, the same bound with pathmax), so the
-//! argument of [`super::solver`] that some optimal path survives every cut holds here too:
+//! argument of [`super::moves`] that some optimal path survives every cut holds here too:
 //! that argument lets any recorded parent make a cut, and the depth-first search's parent
 //! is one. The transposition table stores, for a flood, a proven lower bound on the moves
 //! still needed from it (a search bounded by `T` that failed from it at depth `g` proves
