@@ -5,14 +5,13 @@
 //! Both the click-game solver ([`crate::solve`]) and Flood-It's ([`crate::floodit`]) fill
 //! these, so they sit below both.
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::grid::Grid;
 use crate::rules::{Clickable, Objective, Sideways};
-
-pub use crate::search::Stopped;
 
 /// One move of a solution, as printed and in JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -116,4 +115,61 @@ pub enum Progress {
     },
     /// A higher proven lower bound on the moves.
     LowerBound { bound: u32, elapsed: Duration },
+}
+
+/// Why a search ended before it had finished (in a report, absent when it finished).
+///
+/// In JSON it is the field `"stopped": "time" | "memory" | "interrupted"`, and an
+/// interrupted search also carries `"interrupted": true`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The time limit ran out.
+    Time,
+    /// The search's tables reached the memory budget ([`SearchOptions::memory`](crate::search::SearchOptions::memory)) and it
+    /// could not go on within it. No search here ends so: each goes on within its budget
+    /// (IDA* by replacing entries, the anytime search with NRPA once its beams fill it,
+    /// Flood-It's by deepening) and says so in its report's note where that changes how
+    /// it searches.
+    Memory,
+    /// The user interrupted it (the stop flag, [`SearchOptions::stop`](crate::search::SearchOptions::stop)).
+    Interrupted,
+}
+
+impl Stopped {
+    /// Why a search with stop flag `stop` and `deadline` has to stop now: the flag first
+    /// (only the user sets it), then the deadline.
+    pub fn by(stop: &AtomicBool, deadline: Option<Instant>) -> Option<Stopped> {
+        if stop.load(Ordering::Relaxed) {
+            Some(Stopped::Interrupted)
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Stopped::Time)
+        } else {
+            None
+        }
+    }
+
+    /// Its name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stopped::Time => "time",
+            Stopped::Memory => "memory",
+            Stopped::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// The fields a report carries for a search that stopped early: `"stopped"`, and
+/// `"interrupted": true` when the user interrupted it. Serialised flattened into the
+/// report, so that a search that finished adds no field at all.
+impl serde::Serialize for Stopped {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let interrupted = *self == Stopped::Interrupted;
+        let mut m = s.serialize_map(Some(1 + interrupted as usize))?;
+        m.serialize_entry("stopped", self.name())?;
+        if interrupted {
+            m.serialize_entry("interrupted", &true)?;
+        }
+        m.end()
+    }
 }
