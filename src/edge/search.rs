@@ -229,8 +229,10 @@ impl Side {
         stored.max(self.inner_lower(inner, mask, colours, outer, cap, effort))
     }
 
-    /// [`Side::lower`] without the memo.
-    #[inline]
+    /// [`Side::lower`] without the memo. Always inlined: a few instructions around the
+    /// inner slice's search on the hottest path of the edge bound, which a plain `#[inline]`
+    /// left inlined or not depending on how the crate fell into codegen units.
+    #[inline(always)]
     fn inner_lower(
         &self,
         inner: &Side,
