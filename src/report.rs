@@ -125,13 +125,14 @@ pub enum Progress {
 pub enum Stopped {
     /// The time limit ran out.
     Time,
-    /// The search's tables reached the memory budget ([`SearchOptions::memory`](crate::search::SearchOptions::memory)) and it
-    /// could not go on within it. No search here ends so: each goes on within its budget
-    /// (IDA* by replacing entries, the anytime search with NRPA once its beams fill it,
-    /// Flood-It's by deepening) and says so in its report's note where that changes how
-    /// it searches.
+    /// The search's tables reached the memory budget
+    /// ([`SearchOptions::memory`](crate::search::SearchOptions::memory)) and it could not go
+    /// on within it. No search here ends so: each goes on within its budget (IDA* by
+    /// replacing entries, the anytime search with NRPA once its beams fill it, Flood-It's by
+    /// deepening) and says so in its report's note where that changes how it searches.
     Memory,
-    /// The user interrupted it (the stop flag, [`SearchOptions::stop`](crate::search::SearchOptions::stop)).
+    /// The user interrupted it (the stop flag,
+    /// [`SearchOptions::stop`](crate::search::SearchOptions::stop)).
     Interrupted,
 }
 
