@@ -64,6 +64,7 @@ pub struct Outcome {
     pub memory_filled: Option<std::time::Duration>,
 }
 
+/// Solutions at least this long are not searched (depths are stored in 8 bits).
 const MAX_DEPTH: usize = 250;
 /// The width of the beam search that finds the first solution the A* has to beat: one
 /// per [`BEAM_REGIONS`] regions of the board, within `BEAM_WIDTHS`. A larger board needs a
