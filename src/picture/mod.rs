@@ -6,9 +6,11 @@
 //!   [`Grid`](crate::grid::Grid) drawn with a [`Style`] (tile size, gap, margin, background)
 //!   in the game's palette ([`palette`]): NRK's four colours with a white mark for Former,
 //!   a fixed set of distinct colours by colour index for the other games.
-//! - [`read`], [`read_image`]: image bytes (PNG, JPEG, WebP) or pixels to a [`Grid`](crate::grid::Grid); the
-//!   board may sit anywhere in a phone or desktop screenshot. [`overlay`] draws what was read
-//!   over the screenshot.
+//!   (The style in `style`, one board in `render`, the steps as panels in `steps`, files
+//!   and their bytes in `file`.)
+//! - [`read`], [`read_image`]: image bytes (PNG, JPEG, WebP) or pixels to a
+//!   [`Grid`](crate::grid::Grid); the board may sit anywhere in a phone or desktop
+//!   screenshot. [`overlay`] draws what was read over the screenshot.
 //!
 //! How [`read`] finds the board, in order:
 //!
@@ -55,23 +57,28 @@
 //!    [`PictureError`] instead of a board.
 
 mod colour;
+mod file;
 pub mod font;
 mod read;
 mod render;
+mod steps;
+mod style;
 
 use thiserror::Error;
 
 use crate::rules::Game;
 
 pub use colour::{hex, lab, parse_hex, Lab, Rgb};
+pub use file::{
+    board_bytes, check_output, check_png_output, png_bytes, save_board, save_steps, steps_bytes,
+    write_png,
+};
 pub use read::{
     decode, is_picture, overlay, read, read_image, ReadOptions, Reading, MAX_PIXELS, MAX_SIDE,
 };
-pub use render::{
-    board_bytes, check_output, check_png_output, fitting_style, flood_group, png_bytes, render,
-    render_steps, render_steps_svg, render_svg, save_board, save_steps, solution_panels,
-    steps_bytes, steps_size, write_png, Pick, Style, FITTING_TILES, MAX_PICTURE_PIXELS,
-};
+pub use render::{render, render_svg};
+pub use steps::{flood_group, render_steps, render_steps_svg, solution_panels, steps_size, Pick};
+pub use style::{fitting_style, Style, FITTING_TILES, MAX_PICTURE_PIXELS};
 
 /// NRK Former's tile colours and their letters: orange, pink, green, blue.
 pub const FORMER_COLOURS: [(char, Rgb); 4] = [

@@ -355,8 +355,8 @@ fn put(img: &mut RgbImage, x: u32, y: u32, c: Rgb) {
 #[cfg(test)]
 mod tests {
     use super::super::colour::lab;
-    use super::super::render::{render, Style};
     use super::*;
+    use crate::picture::{render, Style};
 
     fn encode_png(img: &RgbImage) -> Vec<u8> {
         let mut out = Vec::new();
