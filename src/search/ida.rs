@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::table::{Exact, Memo};
+use super::exact::Exact;
+use super::memo::Memo;
 use super::{Event, Outcome, SearchOptions, Table, EXPANDED_STEP};
 use crate::puzzle::{Key, Puzzle, INFINITE};
 

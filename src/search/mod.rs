@@ -14,12 +14,16 @@
 
 pub mod anytime;
 mod beam;
+mod exact;
 mod ida;
+mod memo;
 mod table;
 
 pub use beam::{beam_search, greedy};
+pub use exact::{table_bytes, Exact};
 pub use ida::{certify, ida_star};
-pub use table::{table_bytes, Exact, Memo, Table};
+pub use memo::Memo;
+pub use table::Table;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::sync::Arc;
