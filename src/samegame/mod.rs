@@ -31,9 +31,9 @@
 //!   or by a playout from each.
 //! - [`portfolio`] (`portfolio`): beams of growing width until the deadline, one per
 //!   weight set, side by side ([`default_sets`]).
-//! - [`nrpa`] and [`seeded`] (`nested`): nested rollout policy adaptation with the tabu
-//!   rule as a prior, and the portfolio for part of the time then NRPA from its best line
-//!   (the score's search when there is a deadline).
+//! - [`nrpa`] (`nested`): nested rollout policy adaptation with the tabu rule as a prior.
+//! - [`seeded`] (`seeded`): the portfolio for part of the time, then NRPA from its best
+//!   line (the score's search when there is a deadline).
 //! - [`polish`] and [`then_polish`] (`endgame`): the end of a line searched through
 //!   exhaustively, for the last few percent of a timed search's time.
 //!
@@ -49,6 +49,7 @@ mod live;
 mod nested;
 mod playout;
 mod portfolio;
+mod seeded;
 mod zobrist;
 
 pub use beam::{beam, widest, Found, BEAM_BYTES};
@@ -57,6 +58,7 @@ pub use endgame::{polish, positions_within, then_polish, value_of, ENDGAME_PART}
 pub use estimate::{upper, Weights};
 pub use groups::{Forest, Group, Groups};
 pub use live::Live;
-pub use nested::{nrpa, seeded, Code, Nrpa, Start};
+pub use nested::{nrpa, Code, Nrpa, Start};
 pub use playout::playout;
 pub use portfolio::{default_sets, portfolio};
+pub use seeded::seeded;

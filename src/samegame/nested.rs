@@ -1,6 +1,5 @@
 //! Nested Rollout Policy Adaptation (Rosin 2011) on the byte engine, for the SameGame
-//! score (any [`Objective`] works), and [`seeded`]: the beam portfolio for part of the
-//! time, then NRPA from its best line.
+//! score (any [`Objective`] works).
 //!
 //! [`nrpa`]: a playout draws each move with probability proportional to
 //! `exp(policy[code] + prior)`, where the code is the move's colour, its group's lowest
@@ -29,8 +28,8 @@
 //!
 //! NRPA alone (`tumble --anytime nrpa`) and the beam portfolio each find lines the other
 //! misses: NRPA improves on a line where the beam stalls, and the beam's line keeps a
-//! clearing bonus NRPA alone may miss. [`seeded`] gets both, and is the score's search
-//! when there is a deadline.
+//! clearing bonus NRPA alone may miss. [`seeded`](super::seeded) gets both, and is the
+//! score's search when there is a deadline.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -38,7 +37,7 @@ use std::time::Instant;
 
 use super::beam::Found;
 use super::board::{Board, CELLS, COLOURS, SIDE};
-use super::estimate::{most, Weights};
+use super::estimate::most;
 use super::live::Live;
 use crate::rules::Objective;
 
@@ -416,53 +415,6 @@ impl<'a> Start<'a> {
             value: 0,
         }
     }
-}
-
-/// The beam [`portfolio`](super::portfolio) of `sets` (beams up to `max_width` wide) until
-/// `part`, then [`nrpa`] with `set` from its best line (as `seed`, its value as the floor)
-/// until `deadline`; every line better than the best so far goes to `found`. The beam's
-/// line keeps a clearing bonus NRPA alone may miss, and NRPA improves on it where the beam
-/// stalls. Returns NRPA's playouts.
-#[allow(clippy::too_many_arguments)]
-pub fn seeded(
-    start: &Board,
-    min_group: u16,
-    goal: Objective,
-    sets: &[Weights],
-    set: &Nrpa,
-    threads: usize,
-    max_width: usize,
-    found: &Found,
-    stop: &AtomicBool,
-    part: Option<Instant>,
-    deadline: Option<Instant>,
-) -> u64 {
-    let best = Mutex::new((i64::MIN, Vec::new()));
-    let keep = |value: i64, cells: &[u8]| {
-        {
-            let mut b = best.lock().expect("no panics");
-            if value > b.0 {
-                *b = (value, cells.to_vec());
-            }
-        }
-        found(value, cells);
-    };
-    super::portfolio(
-        start, min_group, sets, threads, max_width, &keep, stop, part,
-    );
-    let (value, line) = best.into_inner().expect("no panics");
-    nrpa(
-        Start::at(start),
-        min_group,
-        goal,
-        set,
-        threads,
-        (value > i64::MIN).then_some(&line[..]),
-        &AtomicI64::new(value),
-        found,
-        stop,
-        deadline,
-    )
 }
 
 /// The colours an [`nrpa`] keeps for last in turn ([`Nrpa::share`]), by their tile
