@@ -205,6 +205,17 @@ fn outline(group: &[(usize, usize)], height: usize, style: &Style) -> Vec<(f64, 
     out
 }
 
+/// The strokes that outline a group, drawn in turn over its segments ([`outline`]), as
+/// (width in pixels, colour): a wide white one, then a narrow black one along its middle,
+/// so the outline shows on every tile colour and on the background.
+fn outline_strokes(style: &Style) -> [(f64, Rgb); 2] {
+    let thick = (style.tile as f64 / 10.0).max(2.0);
+    [
+        (thick, [255, 255, 255]),
+        ((thick / 3.0).max(1.0), [0, 0, 0]),
+    ]
+}
+
 /// The boards before each move of a solution, as panels in a grid, each with its step number
 /// and the group about to be clicked outlined. `picks[i]` belongs to `boards[i]`; missing
 /// picks (such as the final board's) outline nothing.
@@ -217,7 +228,6 @@ pub fn render_steps(
     let lay = layout(boards, picks, style)?;
     let mut img = RgbImage::from_pixel(lay.size.0, lay.size.1, Pixel(style.background));
     let ink = ink(style.background);
-    let thick = (style.tile as f64 / 10.0).max(2.0);
     for (i, board) in boards.iter().enumerate() {
         let (ox, oy) = lay.origin(i);
         font::draw_text(
@@ -229,11 +239,9 @@ pub fn render_steps(
             ink,
         );
         draw_board(&mut img, ox, oy, board, game, style);
-        for (width, colour) in [
-            (thick, [255, 255, 255]),
-            ((thick / 3.0).max(1.0), [0, 0, 0]),
-        ] {
-            for (x0, y0, x1, y1) in outline(&lay.groups[i], board.height(), style) {
+        let segments = outline(&lay.groups[i], board.height(), style);
+        for (width, colour) in outline_strokes(style) {
+            for &(x0, y0, x1, y1) in &segments {
                 let h = width / 2.0;
                 let (ax, ay) = (ox as f64 + x0.min(x1) - h, oy as f64 + y0.min(y1) - h);
                 let (bx, by) = (ox as f64 + x0.max(x1) + h, oy as f64 + y0.max(y1) + h);
@@ -265,7 +273,6 @@ pub fn render_steps_svg(
         r#"<rect width="100%" height="100%" fill="{}"/>"#,
         hex(style.background)
     );
-    let thick = (style.tile as f64 / 10.0).max(2.0);
     for (i, board) in boards.iter().enumerate() {
         let (ox, oy) = lay.origin(i);
         let _ = writeln!(
@@ -277,15 +284,17 @@ pub fn render_steps_svg(
             i + 1
         );
         svg_board(&mut out, ox, oy, board, game, style);
-        for (width, colour) in [(thick, "#ffffff"), ((thick / 3.0).max(1.0), "#000000")] {
-            for (x0, y0, x1, y1) in outline(&lay.groups[i], board.height(), style) {
+        let segments = outline(&lay.groups[i], board.height(), style);
+        for (width, colour) in outline_strokes(style) {
+            for &(x0, y0, x1, y1) in &segments {
                 let _ = writeln!(
                     out,
-                    r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="{width:.1}" stroke-linecap="square"/>"#,
+                    r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="{width:.1}" stroke-linecap="square"/>"#,
                     ox as f64 + x0,
                     oy as f64 + y0,
                     ox as f64 + x1,
-                    oy as f64 + y1
+                    oy as f64 + y1,
+                    hex(colour)
                 );
             }
         }
