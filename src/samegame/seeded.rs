@@ -12,10 +12,10 @@ use super::nested::{nrpa, Nrpa, Start};
 use super::portfolio::portfolio;
 use crate::rules::Objective;
 
-/// The beam [`portfolio`] of `sets` (beams up to `max_width` wide) until
-/// `part`, then [`nrpa`] with `set` from its best line (as `seed`, its value as the floor)
-/// until `deadline`; every line better than the best so far goes to `found`. The beam's
-/// line keeps a clearing bonus NRPA alone may miss, and NRPA improves on it where the beam
+/// The beam [`portfolio`] of `sets` (beams up to `max_width` wide) until `part`, then
+/// [`nrpa`] with `set` from its best line (as `seed`, its value as the floor) until
+/// `deadline`; every line better than the best so far goes to `found`. The beam's line
+/// keeps a clearing bonus NRPA alone may miss, and NRPA improves on it where the beam
 /// stalls. Returns NRPA's playouts.
 #[allow(clippy::too_many_arguments)]
 pub fn seeded(
