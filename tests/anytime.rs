@@ -1,6 +1,8 @@
 //! The anytime search: its solutions are legal and worth what it says, it only ever
 //! improves, it never beats the exact optimum, and the front ends print the right figures.
 
+mod common;
+
 use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -8,6 +10,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+use common::scratch::Scratch;
 use tumble::click::{Click, ClickGame};
 use tumble::grid::Grid;
 use tumble::objective::{value_of, Objectived};
@@ -277,9 +280,8 @@ fn bench_reads_problem_blocks_and_totals_score_moves_and_tiles() {
         let grid = generate(15, 15, 5, 40 + n);
         text.push_str(&format!("problem {n:02}\n{}\n", grid.to_text()));
     }
-    let file =
-        std::env::temp_dir().join(format!("tumble-test-{}-problems.txt", std::process::id()));
-    std::fs::write(&file, text).unwrap();
+    let scratch = Scratch::new("bench_reads_problem_blocks");
+    let file = scratch.file("problems.txt", &text);
     Command::cargo_bin("tumble")
         .unwrap()
         .args([

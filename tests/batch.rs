@@ -7,22 +7,15 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use common::cli::{assert_error, run};
+use common::scratch::Scratch;
 use tumble::generate::generate;
-
-/// A fresh directory for one test.
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tumble-batch-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// A set of `n` generated Figure boards (5×5, 4 colours), written to `dir/set-N.txt`.
 fn figure_set(dir: &Path, n: u64) -> String {
@@ -92,8 +85,9 @@ fn totals(v: &Value) -> Vec<Value> {
 
 #[test]
 fn shards_partition_a_set_and_keep_the_whole_set_index() {
-    let d = dir("shards");
-    let set = figure_set(&d, 10);
+    let scratch = Scratch::new("batch-shards");
+    let d = scratch.dir();
+    let set = figure_set(d, 10);
     let mut runs = 0;
     for n in 1..=4usize {
         let mut seen = BTreeSet::new();
@@ -120,7 +114,6 @@ fn shards_partition_a_set_and_keep_the_whole_set_index() {
         assert_eq!(seen, (0..10).collect(), "the shards of {n} cover the set");
     }
     assert_eq!(runs, 10);
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
@@ -156,8 +149,9 @@ fn dated_boards_are_sharded_by_their_place_in_the_range() {
 
 #[test]
 fn json_lines_are_the_rows_of_json_and_go_out_as_boards_end() {
-    let d = dir("lines");
-    let set = figure_set(&d, 6);
+    let scratch = Scratch::new("batch-lines");
+    let d = scratch.dir();
+    let set = figure_set(d, 6);
     let whole: Value = serde_json::from_str(&ok(&["bench", &set, "--json"])).unwrap();
     let rows = whole["boards"].as_array().unwrap();
     assert_eq!(rows.len(), 6);
@@ -188,13 +182,13 @@ fn json_lines_are_the_rows_of_json_and_go_out_as_boards_end() {
         let text = std::fs::read_to_string(&file).unwrap();
         assert_eq!(records(&text).len(), 3 * round);
     }
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn bench_uses_every_core_unless_told_and_json_lines_on_stdout_exclude_json() {
-    let d = dir("jobs");
-    let set = figure_set(&d, 3);
+    let scratch = Scratch::new("batch-jobs");
+    let d = scratch.dir();
+    let set = figure_set(d, 3);
     let cores = tumble::machine::cores();
     let jobs = |args: &[&str]| {
         let mut all = vec!["bench", &set, "--json"];
@@ -214,13 +208,13 @@ fn bench_uses_every_core_unless_told_and_json_lines_on_stdout_exclude_json() {
     // the per-core limit the help states for --jobs and --threads is the one enforced
     let limit = format!("at most {} per core", tumble::input::THREADS_PER_CORE);
     assert_eq!(help.matches(&limit).count(), 2, "{help}");
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn a_resumed_run_skips_the_boards_recorded_before_a_truncated_line() {
-    let d = dir("resume");
-    let set = figure_set(&d, 12);
+    let scratch = Scratch::new("batch-resume");
+    let d = scratch.dir();
+    let set = figure_set(d, 12);
     let full = d.join("full.jsonl");
     ok(&["bench", &set, "--jsonl", s(&full), "--jobs", "1"]);
     let text = std::fs::read_to_string(&full).unwrap();
@@ -263,7 +257,6 @@ fn a_resumed_run_skips_the_boards_recorded_before_a_truncated_line() {
     let fresh = d.join("fresh.jsonl");
     ok(&["bench", &set, "--resume", s(&fresh), "--limit", "2"]);
     assert_eq!(records(&std::fs::read_to_string(&fresh).unwrap()).len(), 2);
-    std::fs::remove_dir_all(&d).ok();
 }
 
 /// Starts `tumble args` with its output discarded.
@@ -294,7 +287,8 @@ fn wait_for_lines(file: &Path, n: usize) {
 
 #[test]
 fn a_run_killed_or_interrupted_is_finished_by_resume_without_redoing_boards() {
-    let d = dir("killed");
+    let scratch = Scratch::new("batch-killed");
+    let d = scratch.dir();
     // Former boards of ten days, each searched for 0.4 s without proof, one at a time
     let args = |file: &Path| -> Vec<String> {
         [
@@ -348,7 +342,6 @@ fn a_run_killed_or_interrupted_is_finished_by_resume_without_redoing_boards() {
         cases += 1;
     }
     assert_eq!(cases, 2);
-    std::fs::remove_dir_all(&d).ok();
 }
 
 /// Runs the shards `1/n`..`n/n` of `set` into `dir/shard-I.jsonl`, one board at a time (so
@@ -375,10 +368,11 @@ fn shards(dir: &Path, set: &str, n: usize) -> Vec<String> {
 
 #[test]
 fn merged_shards_give_the_totals_of_one_run() {
-    let d = dir("merge");
-    let set = figure_set(&d, 11);
+    let scratch = Scratch::new("batch-merge");
+    let d = scratch.dir();
+    let set = figure_set(d, 11);
     let whole: Value = serde_json::from_str(&ok(&["bench", &set, "--json"])).unwrap();
-    let files = shards(&d, &set, 3);
+    let files = shards(d, &set, 3);
     let mut args = vec!["merge", "--json"];
     args.extend(files.iter().map(String::as_str));
     let merged: Value = serde_json::from_str(&ok(&args)).unwrap();
@@ -414,14 +408,14 @@ fn merged_shards_give_the_totals_of_one_run() {
         text.contains("merged: 11 of 11 boards from 3 files"),
         "{text}"
     );
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn merge_names_boards_twice_and_boards_missing() {
-    let d = dir("merge-bad");
-    let set = figure_set(&d, 9);
-    let files = shards(&d, &set, 3);
+    let scratch = Scratch::new("batch-merge-bad");
+    let d = scratch.dir();
+    let set = figure_set(d, 9);
+    let files = shards(d, &set, 3);
     // shard 1 twice (a copy with one answer changed), shard 3 not at all
     let copy = d.join("copy.jsonl");
     let text = std::fs::read_to_string(&files[0]).unwrap();
@@ -474,21 +468,21 @@ fn merge_names_boards_twice_and_boards_missing() {
         .map(|m| &m["name"])
         .collect();
     assert_eq!(names, [&Value::from("figure#6"), &Value::Null]);
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn bad_shards_and_bad_merge_input_are_one_line_errors() {
-    let d = dir("errors");
-    let set = figure_set(&d, 4);
+    let scratch = Scratch::new("batch-errors");
+    let d = scratch.dir();
+    let set = figure_set(d, 4);
     let mut cases = 0;
     for bad in ["0/3", "4/3", "x", "1/0", "2"] {
         assert_error(&["bench", &set, "--shard", bad], None, &["--shard", bad]);
         cases += 1;
     }
-    let files = shards(&d, &set, 2);
+    let files = shards(d, &set, 2);
     let other = d.join("other.jsonl");
-    let five = figure_set(&d, 5);
+    let five = figure_set(d, 5);
     ok(&["bench", &five, "--jsonl", s(&other), "--limit", "5"]);
     let garbage = d.join("garbage.jsonl");
     let text = std::fs::read_to_string(&files[0]).unwrap();
@@ -541,5 +535,4 @@ fn bad_shards_and_bad_merge_input_are_one_line_errors() {
     );
     cases += 1;
     assert_eq!(cases, 12);
-    std::fs::remove_dir_all(&d).ok();
 }

@@ -7,7 +7,8 @@ mod common;
 use serde_json::Value;
 
 use common::cli::{assert_error, run};
-use common::{bfs_optimum, fewest_tiles, random_board, replay, temp_file, Cell, RefBoard, Rng};
+use common::scratch::Scratch;
+use common::{bfs_optimum, fewest_tiles, random_board, replay, Cell, RefBoard, Rng};
 use tumble::rules::{Game, Rules};
 
 fn plural(n: usize, word: &str) -> String {
@@ -122,6 +123,7 @@ fn solve_inline_boards_proves_the_brute_force_optimum() {
 
 #[test]
 fn solve_reads_a_file_with_comments_and_crlf() {
+    let scratch = Scratch::new("solve_reads_a_file_with_comments_and_crlf");
     let r = RefBoard::from_rows_top(&["ABBA", "BAAB", "ABBA"]);
     let o = bfs_optimum(&r, &rules(Game::Former)).unwrap();
     let rows = r.rows_top().join("\r\n");
@@ -135,9 +137,8 @@ fn solve_reads_a_file_with_comments_and_crlf() {
     ];
     assert_eq!(texts.len(), 4);
     for (k, text) in texts.iter().enumerate() {
-        let path = temp_file(&format!("board{k}.txt"), text);
+        let path = scratch.file(&format!("board{k}.txt"), text);
         let v = solve_json(&["--game", "former", path.to_str().unwrap()], None);
-        std::fs::remove_file(&path).ok();
         assert_eq!(v["board"], r.inline(), "{text:?}");
         assert_eq!(v["length"].as_u64().unwrap() as usize, o, "{text:?}");
         assert_eq!(v["optimal"], true, "{text:?}");
@@ -276,6 +277,7 @@ fn check_accepts_a_legal_solution() {
 /// otherwise, and refuse options that differ, naming the option.
 #[test]
 fn an_answer_alone_replays_on_its_board_under_its_rules() {
+    let scratch = Scratch::new("an_answer_alone_replays_on_its_board_under_its_rules");
     // a Former board solved with columns closing left, where the same clicks replayed
     // under Former's own rules do not clear it
     let gen = "gen --game former --width 5 --height 5 --colours 3 --seed 1";
@@ -293,7 +295,7 @@ fn an_answer_alone_replays_on_its_board_under_its_rules() {
         let (code, answer, err) = run(&args, None);
         assert_eq!(code, 0, "{game}: {err}");
         let v: Value = serde_json::from_str(&answer).unwrap();
-        let file = temp_file(&format!("alone-{game}.json"), &answer);
+        let file = scratch.file(&format!("alone-{game}.json"), &answer);
         let file = file.to_str().unwrap();
         let option = options[0];
         let theirs = v[option.trim_start_matches("--").replace('-', "_")].clone();
@@ -319,7 +321,7 @@ fn an_answer_alone_replays_on_its_board_under_its_rules() {
             cases += 1;
         }
         assert!(verdicts.windows(2).all(|w| w[0] == w[1]), "{verdicts:?}");
-        let png = std::env::temp_dir().join(format!("tumble-alone-{game}.png"));
+        let png = scratch.path(&format!("alone-{game}.png"));
         let (code, _, err) = run(
             &["render", "--moves", file, "-o", png.to_str().unwrap()],
             None,
@@ -327,7 +329,6 @@ fn an_answer_alone_replays_on_its_board_under_its_rules() {
         assert_eq!(code, 0, "{game} render: {err}");
         let bytes = std::fs::read(&png).unwrap();
         assert!(bytes.starts_with(b"\x89PNG"), "{game} render");
-        std::fs::remove_file(png).ok();
         cases += 1;
         // an option that differs from the answer's rule is named
         let other = match option {
@@ -343,7 +344,6 @@ fn an_answer_alone_replays_on_its_board_under_its_rules() {
             )],
         );
         cases += 1;
-        std::fs::remove_file(file).ok();
     }
     // the clicks alone, replayed under Former's own rules, do not clear the board: the
     // answer's rules are what made it clear
@@ -396,6 +396,7 @@ fn an_answer_alone_replays_on_its_board_under_its_rules() {
 /// solved again under them, unless an option says otherwise.
 #[test]
 fn an_answer_as_the_board_is_solved_again_under_its_rules() {
+    let scratch = Scratch::new("an_answer_as_the_board_is_solved_again_under_its_rules");
     let mut cases = 0;
     // (`solve_json` checks the fields of a click game's answer; Flood-It's are colours)
     let solve_json = |args: &[&str], stdin: Option<&str>| -> Value {
@@ -442,7 +443,7 @@ fn an_answer_as_the_board_is_solved_again_under_its_rules() {
         solve.push("ABBA,BAAB,ABAB");
         let first = solve_json(&solve, None);
         let text = first.to_string();
-        let file = temp_file("answer-as-board.json", &text);
+        let file = scratch.file("answer-as-board.json", &text);
         let again = solve_json(&[file.to_str().unwrap()], None);
         assert_eq!(rules(&again), rules(&first), "{args:?}");
         assert_eq!(again["length"], first["length"], "{args:?}");
@@ -455,7 +456,6 @@ fn an_answer_as_the_board_is_solved_again_under_its_rules() {
         );
         assert_eq!(code, 0, "{args:?}: {err}");
         assert_eq!(out.lines().next(), Some(taken), "{args:?}: {out}");
-        std::fs::remove_file(file).ok();
         cases += 3;
     }
     // an option given is the option's
@@ -487,6 +487,7 @@ fn an_answer_as_the_board_is_solved_again_under_its_rules() {
 
 #[test]
 fn check_replays_solve_json_from_a_file_or_stdin() {
+    let scratch = Scratch::new("check_replays_solve_json_from_a_file_or_stdin");
     let mut checked = 0;
     for (game, board, end) in [
         ("former", "AAB,ABB,BAA", "cleared in"),
@@ -500,7 +501,7 @@ fn check_replays_solve_json_from_a_file_or_stdin() {
             "{end} {}",
             plural(v["length"].as_u64().unwrap() as usize, "move")
         );
-        let file = temp_file(&format!("answer-{game}.json"), &answer);
+        let file = scratch.file(&format!("answer-{game}.json"), &answer);
         let list = v["moves"].to_string();
         for (moves, stdin) in [
             (file.to_str().unwrap(), None),
@@ -512,7 +513,6 @@ fn check_replays_solve_json_from_a_file_or_stdin() {
             assert!(out.contains(&done), "{game} {moves}: {done} in\n{out}");
             checked += 1;
         }
-        std::fs::remove_file(file).ok();
     }
     assert_eq!(checked, 9);
     // pairs, and JSON that is no move list, each one line and exit code 2
@@ -703,6 +703,7 @@ fn gen_is_reproducible_and_its_boards_solve() {
 
 #[test]
 fn gen_makes_sets_of_seeds_and_of_days_that_bench_reads() {
+    let scratch = Scratch::new("gen_makes_sets_of_seeds_and_of_days_that_bench_reads");
     // a set of seeds: each line is the board `gen --seed` prints, named by its seed
     let (code, set, err) = run(&["gen", "--game", "figure", "--seeds", "3..=6"], None);
     assert_eq!(code, 0, "{err}");
@@ -734,8 +735,8 @@ fn gen_makes_sets_of_seeds_and_of_days_that_bench_reads() {
     );
     // bench reads both, every board by its name
     let (seeds, dates) = (
-        temp_file("gen-seeds.txt", &set),
-        temp_file("gen-dates.txt", &days),
+        scratch.file("gen-seeds.txt", &set),
+        scratch.file("gen-dates.txt", &days),
     );
     for (file, game, names, count) in [
         (&seeds, "figure", vec!["figure-3", "figure-6"], 4),
@@ -786,6 +787,7 @@ fn gen_makes_sets_of_seeds_and_of_days_that_bench_reads() {
 
 #[test]
 fn bench_compares_with_the_expected_optima() {
+    let scratch = Scratch::new("bench_compares_with_the_expected_optima");
     let mut rng = Rng::with_seed(3);
     let mut lines = vec!["# tiny boards with brute-force optima".to_string()];
     let mut wrong = Vec::new();
@@ -795,8 +797,8 @@ fn bench_compares_with_the_expected_optima() {
         lines.push(format!("{}|{}|{o}", game.name(), r.inline()));
         wrong.push(format!("{}|{}|{}", game.name(), r.inline(), o + 1));
     }
-    let good = temp_file("bench-good.txt", &lines.join("\n"));
-    let bad = temp_file("bench-bad.txt", &wrong.join("\n"));
+    let good = scratch.file("bench-good.txt", &lines.join("\n"));
+    let bad = scratch.file("bench-bad.txt", &wrong.join("\n"));
     let (code, out, err) = run(&["bench", "--json", good.to_str().unwrap()], None);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).expect("one JSON object");
@@ -827,8 +829,6 @@ fn bench_compares_with_the_expected_optima() {
     let (code, out, err) = run(&["bench", "--game", "figure", good.to_str().unwrap()], None);
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("names former"), "{err}");
-    std::fs::remove_file(good).ok();
-    std::fs::remove_file(bad).ok();
     assert_error(&["bench", "no/such/file.txt"], None, &["no/such/file.txt"]);
     // a file name without a folder is not taken for a board of one row
     let mut named = 0;
@@ -867,8 +867,7 @@ fn bench_compares_with_the_expected_optima() {
     }
     assert_eq!(named, 6);
     // a directory is named as one; a pipe is read as a file is (`solve <(tumble gen …)`)
-    let dir = std::env::temp_dir();
-    let dir = dir.to_str().unwrap();
+    let dir = scratch.dir().to_str().unwrap();
     assert_error(&["solve", dir], None, &["board file", "it is a directory"]);
     assert_error(
         &["check", "--game", "dust", "AB,BA", dir],
@@ -897,14 +896,13 @@ fn bench_compares_with_the_expected_optima() {
     }
     // a board file whose first letters are a picture format's signature (BMP's "BM") is
     // still a board
-    let bm = temp_file("bm-board.txt", "BMBM\nMBMB\nBBMM\n");
+    let bm = scratch.file("bm-board.txt", "BMBM\nMBMB\nBBMM\n");
     let (code, out, err) = run(
         &["solve", "--game", "clickomania", bm.to_str().unwrap()],
         None,
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("BMBM"), "{out}");
-    std::fs::remove_file(bm).ok();
 }
 
 #[test]

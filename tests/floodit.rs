@@ -8,7 +8,8 @@ use common::cli::tumble;
 use predicates::str::contains;
 
 use common::floodit::check_proven_answer;
-use common::{floodit_bfs_optimum, random_board, temp_file, RefBoard, Rng};
+use common::scratch::Scratch;
+use common::{floodit_bfs_optimum, random_board, RefBoard, Rng};
 use tumble::floodit;
 use tumble::grid::Grid;
 use tumble::rules::Game;
@@ -206,12 +207,13 @@ fn solve_matches_breadth_first_search_on_tiny_boards() {
 
 #[test]
 fn bench_reads_the_floodtest_blocks() {
+    let scratch = Scratch::new("bench_reads_the_floodtest_blocks");
     // two boards of digit rows separated by a blank line, as the code-golf set writes them
     let blocks: Vec<String> = [1, 2]
         .iter()
         .map(|&seed| written_with(&generate(13, 13, 6, seed), "123456").join("\n"))
         .collect();
-    let file = temp_file("floodtest.txt", &(blocks.join("\n\n") + "\n"));
+    let file = scratch.file("floodtest.txt", &(blocks.join("\n\n") + "\n"));
     tumble()
         .args([
             "bench", "--game", "floodit", "--start", "centre", "--limit", "2", "--json",
@@ -225,12 +227,13 @@ fn bench_reads_the_floodtest_blocks() {
 
 #[test]
 fn bench_reads_one_board_per_line() {
+    let scratch = Scratch::new("bench_reads_one_board_per_line");
     // four boards of twelve colours, one per line as the b12c12 set writes them; the first
     // three are read
     let lines: Vec<String> = (1..=4)
         .map(|seed| written_with(&generate(12, 12, 12, seed), "123456789abc").concat())
         .collect();
-    let file = temp_file("b12c12.txt", &(lines.join("\n") + "\n"));
+    let file = scratch.file("b12c12.txt", &(lines.join("\n") + "\n"));
     let out = tumble()
         .args(["bench", "--game", "floodit", "--limit", "3", "--json"])
         .arg(&file)

@@ -7,9 +7,12 @@
 //! exact board, a typed error, or a wrong board; a wrong board is never allowed. Each test
 //! counts its cases and prints the exact-read rate per game and style.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::io::Cursor;
 
+use common::scratch::Scratch;
 use fastrand::Rng;
 use image::{imageops, Rgb, RgbImage};
 use tumble::grid::Grid;
@@ -919,8 +922,8 @@ fn steps_pictures_and_files_by_extension() {
     assert_eq!(svg.matches("<title>").count(), tiles);
     assert!(svg.matches("<line").count() >= 4 * picks.len());
     // Files by extension.
-    let dir = std::env::temp_dir().join(format!("tumble-picture-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = Scratch::new("steps_pictures_and_files_by_extension");
+    let dir = scratch.dir();
     picture::save_board(&dir.join("b.png"), &boards[0], Some(Game::Former), &style).unwrap();
     picture::save_board(&dir.join("b.SVG"), &boards[0], Some(Game::Former), &style).unwrap();
     picture::save_steps(
@@ -942,7 +945,6 @@ fn steps_pictures_and_files_by_extension() {
         .starts_with("<svg"));
     let e = picture::save_board(&dir.join("b.gif"), &boards[0], None, &style).unwrap_err();
     assert!(matches!(e, PictureError::Extension(_)), "{e}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -4,8 +4,7 @@
 
 mod common;
 
-use std::path::PathBuf;
-
+use common::scratch::Scratch;
 use serde_json::Value;
 
 use tumble::daily::{former_board, Date};
@@ -36,12 +35,9 @@ fn canonical(board: &str) -> String {
         .collect()
 }
 
-fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("tumble-picture-{}-{name}", std::process::id()))
-}
-
 #[test]
 fn rendered_boards_of_every_game_read_back_exactly() {
+    let scratch = Scratch::new("rendered_boards_of_every_game_read_back_exactly");
     let mut cases = 0;
     for (i, game) in Game::ALL.iter().enumerate() {
         let (w, h, k) = game.default_size();
@@ -53,7 +49,7 @@ fn rendered_boards_of_every_game_read_back_exactly() {
             } else {
                 generate(w, h, k, 100 * i as u64 + seed).to_text()
             };
-            let png = temp(&format!("{game}-{seed}.png"));
+            let png = scratch.path(&format!("{game}-{seed}.png"));
             let png = png.to_str().unwrap();
             let tile = ["24", "40", "64"][seed as usize];
             let (code, _, err) = tumble(&[
@@ -86,9 +82,10 @@ fn rendered_boards_of_every_game_read_back_exactly() {
 /// beside the date, or a game other than Former, is refused.
 #[test]
 fn render_draws_the_board_of_a_date() {
+    let scratch = Scratch::new("render_draws_the_board_of_a_date");
     let mut cases = 0;
     for day in ["2024-11-23", "2025-06-29", "2026-11-24"] {
-        let png = temp(&format!("date-{day}.png"));
+        let png = scratch.path(&format!("date-{day}.png"));
         let png = png.to_str().unwrap();
         let (code, _, err) = tumble(&["render", "--date", day, "-o", png]);
         assert_eq!(code, 0, "{day}: {err}");
@@ -101,7 +98,7 @@ fn render_draws_the_board_of_a_date() {
         cases += 1;
     }
     assert_eq!(cases, 3);
-    let png = temp("date-refused.png");
+    let png = scratch.path("date-refused.png");
     let png = png.to_str().unwrap();
     common::cli::assert_error(
         &["render", "--date", "2025-01-01", "AB,BA", "-o", png],
@@ -137,6 +134,7 @@ fn render_draws_the_board_of_a_date() {
 /// from stdin); an illegal move is refused, naming it, and nothing is written.
 #[test]
 fn render_draws_moves_as_solve_render_draws_an_answer() {
+    let scratch = Scratch::new("render_draws_moves_as_solve_render_draws_an_answer");
     let mut cases = 0;
     // (game, board, picture format, tile size asked for of both)
     for (game, board, ext, tile) in [
@@ -146,15 +144,15 @@ fn render_draws_moves_as_solve_render_draws_an_answer() {
         ("dust", common::data::DUST, "png", Some("20")),
     ] {
         let name = format!("moves-{game}-{}", tile.unwrap_or("fitting"));
-        let solved = temp(&format!("{name}-solved.{ext}"));
-        let drawn = temp(&format!("{name}-drawn.{ext}"));
+        let solved = scratch.path(&format!("{name}-solved.{ext}"));
+        let drawn = scratch.path(&format!("{name}-drawn.{ext}"));
         let (solved, drawn) = (solved.to_str().unwrap(), drawn.to_str().unwrap());
         let tile_args: Vec<&str> = tile.map(|t| vec!["--tile", t]).unwrap_or_default();
         let mut args = vec!["solve", "--game", game, board, "--json", "--render", solved];
         args.extend(&tile_args);
         let (code, answer, err) = tumble(&args);
         assert_eq!(code, 0, "{game}: {err}");
-        let json = temp(&format!("{name}.json"));
+        let json = scratch.path(&format!("{name}.json"));
         std::fs::write(&json, &answer).unwrap();
         for moves in [json.to_str().unwrap(), "-"] {
             let _ = std::fs::remove_file(drawn);
@@ -173,14 +171,14 @@ fn render_draws_moves_as_solve_render_draws_an_answer() {
         if let Some(t) = tile {
             // drawn at the tile asked for: narrower than at the tile tumble picks (48
             // pixels for an answer this short)
-            let fitting = temp(&format!("moves-{game}-fitting-solved.{ext}"));
+            let fitting = scratch.path(&format!("moves-{game}-fitting-solved.{ext}"));
             let (w20, _) = image::image_dimensions(solved).unwrap();
             let (w48, _) = image::image_dimensions(&fitting).unwrap();
             assert!(w20 < w48, "--tile {t}: {w20} wide against {w48}");
         }
     }
     assert_eq!(cases, 8);
-    let png = temp("moves-illegal.png");
+    let png = scratch.path("moves-illegal.png");
     let png = png.to_str().unwrap();
     common::cli::assert_error(
         &[
@@ -203,9 +201,10 @@ fn render_draws_moves_as_solve_render_draws_an_answer() {
 
 #[test]
 fn solve_reads_a_screenshot_and_draws_its_answer() {
+    let scratch = Scratch::new("solve_reads_a_screenshot_and_draws_its_answer");
     let dust = "GGGGBOYO,RORGYGBY,RRBGOORG,BRBOBYRG,BRYBBRGG,OYGGRORG";
-    let png = temp("dust.png");
-    let steps = temp("steps.png");
+    let png = scratch.path("dust.png");
+    let steps = scratch.path("steps.png");
     let (code, _, err) = tumble(&[
         "render",
         dust,
@@ -252,7 +251,7 @@ fn solve_reads_a_screenshot_and_draws_its_answer() {
     assert_eq!(v["length"], 11, "the dust board of the article takes 11");
     let picture = image::open(&steps).expect("a PNG of the steps");
     assert!(picture.width() > 200 && picture.height() > 200);
-    let svg = temp("steps.svg");
+    let svg = scratch.path("steps.svg");
     let (code, _, err) = tumble(&[
         "solve",
         dust,
@@ -270,12 +269,15 @@ fn solve_reads_a_screenshot_and_draws_its_answer() {
     );
     // a picture that cannot be written is refused before the search: nothing is printed
     // but the one line
-    let dir_named_png = temp("a-folder.png");
+    let dir_named_png = scratch.path("a-folder.png");
     std::fs::create_dir_all(&dir_named_png).unwrap();
     let mut refused = 0;
     for (path, words) in [
-        (temp("steps.jpg"), "use a .png or .svg file name"),
-        (temp("no-such-folder").join("steps.png"), "no directory"),
+        (scratch.path("steps.jpg"), "use a .png or .svg file name"),
+        (
+            scratch.path("no-such-folder").join("steps.png"),
+            "no directory",
+        ),
         (dir_named_png.clone(), "it is a directory"),
     ] {
         let path = path.to_str().unwrap();
@@ -287,14 +289,14 @@ fn solve_reads_a_screenshot_and_draws_its_answer() {
         refused += 1;
     }
     assert_eq!(refused, 3);
-    std::fs::remove_dir(dir_named_png).ok();
 }
 
 #[test]
 fn read_writes_an_overlay_the_size_of_the_picture() {
+    let scratch = Scratch::new("read_writes_an_overlay_the_size_of_the_picture");
     let board = generate(15, 15, 5, 7).to_text();
-    let png = temp("overlay-in.png");
-    let over = temp("overlay-out.png");
+    let png = scratch.path("overlay-in.png");
+    let over = scratch.path("overlay-out.png");
     let (code, _, err) = tumble(&[
         "render",
         &board,
@@ -318,13 +320,16 @@ fn read_writes_an_overlay_the_size_of_the_picture() {
     assert_eq!((a.width(), a.height()), (b.width(), b.height()));
     // an overlay is a PNG: another name, or a place it cannot go, is refused before the
     // picture is read (a picture that is no picture shows which came first)
-    let dir_named_png = temp("overlay-folder.png");
+    let dir_named_png = scratch.path("overlay-folder.png");
     std::fs::create_dir_all(&dir_named_png).unwrap();
     let mut refused = 0;
     for (path, words) in [
-        (temp("overlay.jpg"), "use a .png file name"),
-        (temp("overlay.svg"), "use a .png file name"),
-        (temp("no-such-folder").join("overlay.png"), "no directory"),
+        (scratch.path("overlay.jpg"), "use a .png file name"),
+        (scratch.path("overlay.svg"), "use a .png file name"),
+        (
+            scratch.path("no-such-folder").join("overlay.png"),
+            "no directory",
+        ),
         (dir_named_png.clone(), "it is a directory"),
     ] {
         let path = path.to_str().unwrap();
@@ -337,27 +342,27 @@ fn read_writes_an_overlay_the_size_of_the_picture() {
         refused += 1;
     }
     assert_eq!(refused, 4);
-    std::fs::remove_dir(dir_named_png).ok();
 }
 
 #[test]
 fn bad_pictures_are_one_line_errors_with_exit_code_2() {
-    let text = common::temp_file("not-an-image.png", "GGGG,BBBB\n");
-    let blank = temp("blank.png");
+    let scratch = Scratch::new("bad_pictures_are_one_line_errors_with_exit_code_2");
+    let text = scratch.file("not-an-image.png", "GGGG,BBBB\n");
+    let blank = scratch.path("blank.png");
     image::RgbImage::from_pixel(300, 500, image::Rgb([30, 30, 40]))
         .save(&blank)
         .unwrap();
     let (t, b) = (text.to_str().unwrap(), blank.to_str().unwrap());
     // pictures of formats the reader does not decode are named as such (a GIF of one
     // pixel, and a BMP's header)
-    let gif = temp("one-pixel.gif");
+    let gif = scratch.path("one-pixel.gif");
     std::fs::write(
         &gif,
         b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00,\x00\x00\x00\x00\
           \x01\x00\x01\x00\x00\x02\x02D\x01\x00;",
     )
     .unwrap();
-    let bmp = temp("header.bmp");
+    let bmp = scratch.path("header.bmp");
     std::fs::write(
         &bmp,
         b"BM\x3a\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00",

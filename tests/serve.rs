@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use common::cli::{assert_error, run};
+use common::scratch::Scratch;
 use common::server::{Response, Server};
 
 /// The dust board of the seed article (11 moves).
@@ -443,8 +444,8 @@ fn generate_former_and_read_agree_with_the_command_line() {
         checked += 1;
     }
 
-    let dir = std::env::temp_dir().join(format!("tumble-serve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = Scratch::new("generate_former_and_read_agree_with_the_command_line");
+    let dir = scratch.dir();
     let former = gen(&["--date", "2024-12-07"]);
     for (game, board, query) in [
         ("former", former.as_str(), "game=former"),
@@ -489,7 +490,6 @@ fn generate_former_and_read_agree_with_the_command_line() {
     assert_eq!(r.status, 400);
     let cli = tumble_error(&["read", junk.to_str().unwrap(), "--game", "dust"]);
     assert!(cli.ends_with(&r.error()), "{cli:?} vs {:?}", r.error());
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(checked, 3 + 4 + 1 + 3 + 3);
 }
 
@@ -498,8 +498,8 @@ fn generate_former_and_read_agree_with_the_command_line() {
 #[test]
 fn render_draws_the_pictures_of_the_command_line() {
     let server = Server::start(&["--jobs", "1"]);
-    let dir = std::env::temp_dir().join(format!("tumble-serve-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = Scratch::new("render_draws_the_pictures_of_the_command_line");
+    let dir = scratch.dir();
     let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let mut checked = 0;
     // the board alone, PNG and SVG
@@ -608,7 +608,6 @@ fn render_draws_the_pictures_of_the_command_line() {
         assert!(r.error().contains(words), "{}", r.error());
         checked += 1;
     }
-    std::fs::remove_dir_all(&dir).ok();
     assert_eq!(checked, 2 + 2 + 1 + 2);
 }
 

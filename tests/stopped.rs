@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use common::scratch::Scratch;
+
 use tumble::input::gen_board;
 use tumble::rules::Game;
 use tumble::solve::{solve, Setup, Stopped};
@@ -134,12 +136,11 @@ fn ctrl_c_with_json_gives_the_report_marked_interrupted() {
 #[test]
 fn ctrl_c_during_bench_prints_the_totals_of_the_boards_done() {
     let board = hard_board();
-    let path = std::env::temp_dir().join(format!("tumble-stopped-{}.txt", std::process::id()));
-    std::fs::write(
-        &path,
-        format!("former|{board}|15\nformer|{board}|15\nformer|{board}|15\n"),
-    )
-    .expect("write the set");
+    let scratch = Scratch::new("ctrl_c_during_bench");
+    let path = scratch.file(
+        "set.txt",
+        &format!("former|{board}|15\nformer|{board}|15\nformer|{board}|15\n"),
+    );
     let child = spawn(&[
         "bench",
         "--jobs",
@@ -149,7 +150,6 @@ fn ctrl_c_during_bench_prints_the_totals_of_the_boards_done() {
         path.to_str().expect("a UTF-8 path"),
     ]);
     let (code, took, out) = interrupt_after_first_line(child);
-    std::fs::remove_file(&path).ok();
     assert_eq!(code, 130, "{out}");
     assert!(took < Duration::from_secs(10), "took {took:?} to stop");
     let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("former#")).collect();

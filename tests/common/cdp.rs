@@ -462,7 +462,15 @@ impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.profile);
+        // Chromium's helper processes outlive the browser for a moment and may still write
+        // into the profile while it is removed: removed again until it is gone.
+        for _ in 0..40 {
+            let _ = std::fs::remove_dir_all(&self.profile);
+            if !self.profile.exists() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 }
 

@@ -6,13 +6,15 @@
 //! here uses the engine: only the rule knobs (`tumble::rules::Rules`, plain data) are shared.
 //!
 //! Every test file includes this module but uses only part of it. [`data`] holds the few
-//! boards with known optima; [`proofs`] checks a proof of one through the command line.
+//! boards with known optima; [`proofs`] checks a proof of one through the command line;
+//! [`scratch`] is a test's directory for the files it writes.
 #![allow(dead_code)]
 
 pub mod cli;
 pub mod data;
 pub mod floodit;
 pub mod proofs;
+pub mod scratch;
 pub mod server;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -390,12 +392,4 @@ pub fn floodit_bfs_optimum(start: &RefBoard, origin: Cell) -> usize {
         frontier = next;
         depth += 1;
     }
-}
-
-/// Writes `text` to a file of the system's temporary directory named after the test process
-/// and `name`, and returns its path.
-pub fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let p = std::env::temp_dir().join(format!("tumble-test-{}-{name}", std::process::id()));
-    std::fs::write(&p, text).unwrap();
-    p
 }
