@@ -56,6 +56,7 @@
 //! 7. The result must obey gravity. Whenever a step is unsure, [`read`] returns a
 //!    [`PictureError`] instead of a board.
 
+mod canvas;
 mod colour;
 mod file;
 pub mod font;

@@ -1,36 +1,17 @@
-//! One board drawn: to pixels, or to SVG text.
+//! One board drawn, on any [`Canvas`]: to pixels, or to SVG text.
 
-use std::fmt::Write as _;
+use image::RgbImage;
 
-use image::{Rgb as Pixel, RgbImage};
-
-use super::colour::hex;
-use super::font::fill;
+use super::canvas::{Canvas, Pixels, Svg};
 use super::palette;
 use super::style::Style;
 use crate::grid::Grid;
 use crate::rules::Game;
 
-/// Is the pixel at offset `(dx, dy)` inside a tile of side `t` with corners rounded to `r`?
-fn in_rounded(dx: f64, dy: f64, t: f64, r: f64) -> bool {
-    let cx = dx.clamp(r, t - r);
-    let cy = dy.clamp(r, t - r);
-    (dx - cx).powi(2) + (dy - cy).powi(2) <= r * r
-}
-
-/// Is the pixel at offset `(dx, dy)` on NRK's white mark of a tile of side `t`: an arc
-/// below the centre, clear of the central patch the reader samples?
-fn on_mark(dx: f64, dy: f64, t: f64) -> bool {
-    let (x, y) = (dx - t / 2.0, dy - t / 2.0);
-    let d = (x * x + y * y).sqrt();
-    let half = (t / 28.0).max(0.75);
-    let angle = y.atan2(x).to_degrees(); // y grows downwards: 90° is straight down
-    (d - 0.3 * t).abs() <= half && (30.0..=150.0).contains(&angle)
-}
-
-/// Draws one board on `img` with its top-left corner at `(ox, oy)`.
+/// Draws one board on `canvas` with its top-left corner at `(ox, oy)`: its background,
+/// then a tile per cell that holds one.
 pub(super) fn draw_board(
-    img: &mut RgbImage,
+    canvas: &mut impl Canvas,
     ox: u32,
     oy: u32,
     grid: &Grid,
@@ -39,15 +20,7 @@ pub(super) fn draw_board(
 ) {
     let colours = palette(game, grid.palette());
     let (w, h) = style.size(grid.width(), grid.height());
-    fill(
-        img,
-        ox as i64,
-        oy as i64,
-        w as i64,
-        h as i64,
-        style.background,
-    );
-    let t = style.tile as f64;
+    canvas.rect(ox, oy, w, h, style.background);
     let former = game == Some(Game::Former);
     for y in 0..grid.height() {
         for x in 0..grid.width() {
@@ -55,23 +28,9 @@ pub(super) fn draw_board(
             if c == 0 {
                 continue;
             }
-            let rgb = colours[c as usize - 1];
             let (px, py) = style.corner(grid.height(), x, y);
-            for dy in 0..style.tile {
-                for dx in 0..style.tile {
-                    let (fx, fy) = (dx as f64 + 0.5, dy as f64 + 0.5);
-                    let colour = if !former {
-                        rgb
-                    } else if !in_rounded(fx, fy, t, style.radius()) {
-                        continue;
-                    } else if on_mark(fx, fy, t) {
-                        [255, 255, 255]
-                    } else {
-                        rgb
-                    };
-                    img.put_pixel(ox + px + dx, oy + py + dy, Pixel(colour));
-                }
-            }
+            let colour = colours[c as usize - 1];
+            canvas.tile(ox + px, oy + py, colour, grid.symbol(c), former, style);
         }
     }
 }
@@ -79,80 +38,22 @@ pub(super) fn draw_board(
 /// A board drawn as pixels (save as PNG with [`save_board`](super::save_board) or `image`).
 pub fn render(grid: &Grid, game: Option<Game>, style: &Style) -> RgbImage {
     let (w, h) = style.size(grid.width(), grid.height());
-    let mut img = RgbImage::new(w, h);
-    draw_board(&mut img, 0, 0, grid, game, style);
-    img
+    let mut pixels = Pixels::new(w, h, style.background);
+    draw_board(&mut pixels, 0, 0, grid, game, style);
+    pixels.0
 }
 
-/// The SVG elements of one board at `(ox, oy)`; each tile carries its letter as a `<title>`.
-pub(super) fn svg_board(
-    out: &mut String,
-    ox: u32,
-    oy: u32,
-    grid: &Grid,
-    game: Option<Game>,
-    style: &Style,
-) {
-    let colours = palette(game, grid.palette());
-    let (w, h) = style.size(grid.width(), grid.height());
-    let _ = writeln!(
-        out,
-        r#"<rect x="{ox}" y="{oy}" width="{w}" height="{h}" fill="{}"/>"#,
-        hex(style.background)
-    );
-    let former = game == Some(Game::Former);
-    let t = style.tile as f64;
-    for y in 0..grid.height() {
-        for x in 0..grid.width() {
-            let c = grid.get(x, y);
-            if c == 0 {
-                continue;
-            }
-            let (px, py) = style.corner(grid.height(), x, y);
-            let (px, py) = (px + ox, py + oy);
-            let rx = if former { style.radius() } else { 0.0 };
-            let _ = writeln!(
-                out,
-                r#"<rect x="{px}" y="{py}" width="{0}" height="{0}" rx="{rx}" fill="{1}"><title>{2}</title></rect>"#,
-                style.tile,
-                hex(colours[c as usize - 1]),
-                grid.symbol(c)
-            );
-            if former {
-                let (cx, cy, r) = (px as f64 + t / 2.0, py as f64 + t / 2.0, 0.3 * t);
-                let a0 = 30f64.to_radians();
-                let a1 = 150f64.to_radians();
-                let _ = writeln!(
-                    out,
-                    r##"<path d="M{:.2},{:.2} A{r:.2},{r:.2} 0 0 1 {:.2},{:.2}" fill="none" stroke="#ffffff" stroke-width="{:.2}"/>"##,
-                    cx + r * a0.cos(),
-                    cy + r * a0.sin(),
-                    cx + r * a1.cos(),
-                    cy + r * a1.sin(),
-                    (t / 14.0).max(1.5)
-                );
-            }
-        }
-    }
-}
-
-/// A board as SVG text.
+/// A board as SVG text; each tile carries its letter as a `<title>`.
 pub fn render_svg(grid: &Grid, game: Option<Game>, style: &Style) -> String {
     let (w, h) = style.size(grid.width(), grid.height());
-    let mut out = svg_header(w, h);
-    svg_board(&mut out, 0, 0, grid, game, style);
-    out.push_str("</svg>\n");
-    out
-}
-
-pub(super) fn svg_header(w: u32, h: u32) -> String {
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n"
-    )
+    let mut svg = Svg::new(w, h);
+    draw_board(&mut svg, 0, 0, grid, game, style);
+    svg.finish()
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::colour::hex;
     use super::*;
 
     #[test]

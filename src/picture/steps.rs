@@ -1,13 +1,12 @@
 //! The steps of a solution drawn as panels: the board before each move, its step number,
 //! and the group about to be clicked outlined.
 
-use std::fmt::Write as _;
+use image::RgbImage;
 
-use image::{Rgb as Pixel, RgbImage};
-
-use super::colour::{hex, Rgb};
-use super::font::{self, fill};
-use super::render::{draw_board, svg_board, svg_header};
+use super::canvas::{Canvas, Pixels, Svg};
+use super::colour::Rgb;
+use super::font;
+use super::render::draw_board;
 use super::style::Style;
 use super::PictureError;
 use crate::grid::Grid;
@@ -216,6 +215,31 @@ fn outline_strokes(style: &Style) -> [(f64, Rgb); 2] {
     ]
 }
 
+/// Draws the steps picture of `lay` on `canvas`: each board in its panel, its step number
+/// above it, and its group outlined.
+fn draw_steps(
+    canvas: &mut impl Canvas,
+    lay: &Layout,
+    boards: &[Grid],
+    game: Option<Game>,
+    style: &Style,
+) {
+    let ink = ink(style.background);
+    for (i, board) in boards.iter().enumerate() {
+        let (ox, oy) = lay.origin(i);
+        let step = (i + 1).to_string();
+        canvas.label(ox, oy, lay.label, lay.scale, &step, ink);
+        draw_board(canvas, ox, oy, board, game, style);
+        let segments = outline(&lay.groups[i], board.height(), style);
+        let (x, y) = (ox as f64, oy as f64);
+        for (width, colour) in outline_strokes(style) {
+            for &(x0, y0, x1, y1) in &segments {
+                canvas.segment((x + x0, y + y0, x + x1, y + y1), width, colour);
+            }
+        }
+    }
+}
+
 /// The boards before each move of a solution, as panels in a grid, each with its step number
 /// and the group about to be clicked outlined. `picks[i]` belongs to `boards[i]`; missing
 /// picks (such as the final board's) outline nothing.
@@ -226,37 +250,9 @@ pub fn render_steps(
     style: &Style,
 ) -> Result<RgbImage, PictureError> {
     let lay = layout(boards, picks, style)?;
-    let mut img = RgbImage::from_pixel(lay.size.0, lay.size.1, Pixel(style.background));
-    let ink = ink(style.background);
-    for (i, board) in boards.iter().enumerate() {
-        let (ox, oy) = lay.origin(i);
-        font::draw_text(
-            &mut img,
-            ox as i64,
-            (oy - lay.label) as i64,
-            &(i + 1).to_string(),
-            lay.scale,
-            ink,
-        );
-        draw_board(&mut img, ox, oy, board, game, style);
-        let segments = outline(&lay.groups[i], board.height(), style);
-        for (width, colour) in outline_strokes(style) {
-            for &(x0, y0, x1, y1) in &segments {
-                let h = width / 2.0;
-                let (ax, ay) = (ox as f64 + x0.min(x1) - h, oy as f64 + y0.min(y1) - h);
-                let (bx, by) = (ox as f64 + x0.max(x1) + h, oy as f64 + y0.max(y1) + h);
-                fill(
-                    &mut img,
-                    ax.round() as i64,
-                    ay.round() as i64,
-                    (bx - ax).round() as i64,
-                    (by - ay).round() as i64,
-                    colour,
-                );
-            }
-        }
-    }
-    Ok(img)
+    let mut pixels = Pixels::new(lay.size.0, lay.size.1, style.background);
+    draw_steps(&mut pixels, &lay, boards, game, style);
+    Ok(pixels.0)
 }
 
 /// [`render_steps`] as SVG text.
@@ -267,40 +263,9 @@ pub fn render_steps_svg(
     style: &Style,
 ) -> Result<String, PictureError> {
     let lay = layout(boards, picks, style)?;
-    let mut out = svg_header(lay.size.0, lay.size.1);
-    let _ = writeln!(
-        out,
-        r#"<rect width="100%" height="100%" fill="{}"/>"#,
-        hex(style.background)
-    );
-    for (i, board) in boards.iter().enumerate() {
-        let (ox, oy) = lay.origin(i);
-        let _ = writeln!(
-            out,
-            r#"<text x="{ox}" y="{}" font-family="sans-serif" font-size="{}" fill="{}">{}</text>"#,
-            oy - lay.scale,
-            font::GLYPH_H * lay.scale,
-            hex(ink(style.background)),
-            i + 1
-        );
-        svg_board(&mut out, ox, oy, board, game, style);
-        let segments = outline(&lay.groups[i], board.height(), style);
-        for (width, colour) in outline_strokes(style) {
-            for &(x0, y0, x1, y1) in &segments {
-                let _ = writeln!(
-                    out,
-                    r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="{width:.1}" stroke-linecap="square"/>"#,
-                    ox as f64 + x0,
-                    oy as f64 + y0,
-                    ox as f64 + x1,
-                    oy as f64 + y1,
-                    hex(colour)
-                );
-            }
-        }
-    }
-    out.push_str("</svg>\n");
-    Ok(out)
+    let mut svg = Svg::filled(lay.size.0, lay.size.1, style.background);
+    draw_steps(&mut svg, &lay, boards, game, style);
+    Ok(svg.finish())
 }
 
 /// The panels of a solution's steps picture: the board before each move with the group
