@@ -38,7 +38,8 @@ pub(super) fn draw_board(
 /// A board drawn as pixels (save as PNG with [`save_board`](super::save_board) or `image`).
 pub fn render(grid: &Grid, game: Option<Game>, style: &Style) -> RgbImage {
     let (w, h) = style.size(grid.width(), grid.height());
-    let mut pixels = Pixels::new(w, h, style.background);
+    // (blank: the board's background covers the whole picture)
+    let mut pixels = Pixels(RgbImage::new(w, h));
     draw_board(&mut pixels, 0, 0, grid, game, style);
     pixels.0
 }
