@@ -16,6 +16,8 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 use tungstenite::{Message, WebSocket};
 
+use crate::common::scratch::Scratch;
+
 /// How long one DevTools command may take before the test fails.
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -55,13 +57,7 @@ impl Browser {
     pub fn launch(width: u32, height: u32) -> Browser {
         static COUNT: AtomicUsize = AtomicUsize::new(0);
         let binary = chromium_binary();
-        let profile = std::env::temp_dir().join(format!(
-            "tumble-browser-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&profile);
-        std::fs::create_dir_all(&profile).expect("create the Chromium profile directory");
+        let profile = Scratch::new(&format!("browser-{}", COUNT.fetch_add(1, Ordering::SeqCst)));
         let child = Command::new(&binary)
             .args([
                 "--headless",
@@ -80,7 +76,7 @@ impl Browser {
                 "--remote-debugging-port=0",
                 &format!("--window-size={width},{height}"),
             ])
-            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--user-data-dir={}", profile.dir().display()))
             .arg("about:blank")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -425,18 +421,18 @@ impl Browser {
     }
 }
 
-/// The Chromium process and its profile directory: dropping it ends the one and removes the
-/// other, also when the test fails before the websocket is up.
+/// The Chromium process and its profile directory: dropping it ends the one, then the other
+/// is removed as every test's scratch directory is, also when the websocket never came up.
 struct Process {
     child: Child,
-    profile: PathBuf,
+    profile: Scratch,
 }
 
 impl Process {
     /// Waits for Chromium to write `DevToolsActivePort` into the profile: its port and the
     /// browser's websocket path.
     fn devtools_port(&mut self) -> (u16, String) {
-        let file = self.profile.join("DevToolsActivePort");
+        let file = self.profile.path("DevToolsActivePort");
         let start = Instant::now();
         loop {
             if let Ok(text) = std::fs::read_to_string(&file) {
@@ -462,15 +458,6 @@ impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        // Chromium's helper processes outlive the browser for a moment and may still write
-        // into the profile while it is removed: removed again until it is gone.
-        for _ in 0..40 {
-            let _ = std::fs::remove_dir_all(&self.profile);
-            if !self.profile.exists() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
     }
 }
 

@@ -37,8 +37,17 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        if !std::thread::panicking() {
+        if std::thread::panicking() {
+            return;
+        }
+        // A process the test started may still write into the directory for a moment after
+        // it was stopped (Chromium's helpers outlive the browser): removed again until gone.
+        for _ in 0..40 {
             let _ = std::fs::remove_dir_all(&self.0);
+            if !self.0.exists() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
         }
     }
 }
