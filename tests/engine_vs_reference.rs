@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -687,6 +687,91 @@ fn crossing_games_are_admissible_where_they_raise_the_bound() {
         "{raised} positions raised by the crossing games ({tight} to the optimum, \
          each solved by IDA*), of {positions} positions of {boards} boards"
     );
+}
+
+/// The fewest clicks that clear `r` (every Former board clears: a group of one may be
+/// clicked), by exhaustive recursion remembered in `memo`, which a line of play shares.
+fn optimum_memo(r: &RefBoard, rules: &Rules, memo: &mut HashMap<RefBoard, usize>) -> usize {
+    if r.is_empty() {
+        return 0;
+    }
+    if let Some(&v) = memo.get(r) {
+        return v;
+    }
+    let best = r
+        .clickable_groups(rules)
+        .iter()
+        .map(|g| optimum_memo(&r.remove(g, rules), rules, memo))
+        .min()
+        .expect("a board with tiles has a group to click");
+    memo.insert(r.clone(), best + 1);
+    best + 1
+}
+
+/// A search asks for a position's children within a limit
+/// ([`Puzzle::bounded_successors`]), and the relaxed searches behind their edge bounds stop
+/// where the limit lets them; at every limit, the children kept and the bound given to
+/// those left out must lose no solution. Along random lines of play on random Former
+/// boards of seven columns (where each edge has a wide slice beside its narrow one, and
+/// the joint bounds and crossing games come in), for each limit from 0 to one past the
+/// best child's optimum (exhaustive search): each kept child's bound is at most its
+/// optimum, and the least of the kept children's optima and the bound of those left out
+/// is at most the best child's.
+#[test]
+fn children_within_each_limit_lose_no_solution() {
+    let rules = Game::Former.rules().unwrap();
+    let mut rng = Rng::with_seed(0x1e55_0ff5);
+    let (mut positions, mut limits, mut left_out) = (0, 0, 0);
+    for case in 0..16 {
+        let r = random_board(&mut rng, 7, 2 + case % 2, 3 + case % 2, false);
+        let (game, board) = ClickGame::<u64>::with_memory(&grid_of(&r), rules, 1 << 20).unwrap();
+        assert_eq!(
+            game.edge_slice(),
+            3,
+            "case {case}: narrow slices of three columns"
+        );
+        let mut memo = HashMap::new();
+        let mut kids = Vec::new();
+        play_checking(&game, board, &r, &rules, &mut rng, |b, r, _| {
+            let groups = r.clickable_groups(&rules);
+            let mut child_optimum = HashMap::new();
+            for g in &groups {
+                let o = optimum_memo(&r.remove(g, &rules), &rules, &mut memo);
+                child_optimum.extend(g.iter().map(|&cell| (cell, o)));
+            }
+            let Some(&best) = child_optimum.values().min() else {
+                return Ok(());
+            };
+            positions += 1;
+            for limit in 0..=best as u32 + 1 {
+                kids.clear();
+                let pruned = game.bounded_successors(b, limit, &mut kids);
+                let mut least = pruned as usize;
+                for (click, _, h) in &kids {
+                    let o = child_optimum[&game.click_xy(click)];
+                    prop_assert!(
+                        *h as usize <= o,
+                        "limit {limit}: a child's bound {h} > its optimum {o}"
+                    );
+                    least = least.min(o);
+                }
+                prop_assert!(
+                    least <= best,
+                    "limit {limit}: kept and left out give {least}, the best child needs {best} at\n{}",
+                    r.rows_top().join("\n")
+                );
+                limits += 1;
+                left_out += groups.len() - kids.len();
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("case {case}: {e}"));
+    }
+    assert!(
+        positions >= 100 && left_out >= 1000,
+        "only {positions} positions and {left_out} children left out"
+    );
+    eprintln!("{positions} positions, {limits} limits, {left_out} children left out");
 }
 
 /// What [`moved_region_and_left_out_children`] saw over its positions: children the

@@ -197,22 +197,23 @@ impl<B: Bits> ClickGame<B> {
         side_width(self.slice, side)
     }
 
-    /// The edge bound of the position after clicking `group` (of colour `c`, in the
-    /// columns `x0..=x1`) in a position with edge terms `t`, which leaves of that colour
-    /// the tiles `rest` (before gravity): a slice the click does not touch is as it was,
-    /// one it touches loses the group's tiles there, and only colour `c`'s runs change
-    /// (other colours keep their share of the clicks touching both slices: it can only
-    /// have fallen, so the parent's stays an upper bound). A bound above `limit` may come
-    /// back lower than the full one but still above `limit`: a slice's optimum is only
-    /// searched for as far as it matters, and a wide slice's only with a few expansions
-    /// ([`EdgeBound::opt_capped`]), which may give a lower bound on it instead: every
-    /// part of the bound stays a lower bound. Where a pair of a narrow and a wide slice
-    /// that meet has its joint bound at `limit` (or up to the edge's crossing reach below
-    /// it, [`EdgeBound::reach_crossings`]), its crossing game is searched too, up to
+    /// The edge bound of the position after clicking `group` (of colour `c`, in the columns
+    /// `x0..=x1`) in a position with edge terms `t`, which leaves of that colour the tiles
+    /// `rest` (before gravity): a slice the click does not touch is as it was, one it
+    /// touches loses the group's tiles there, and only colour `c`'s runs change (other
+    /// colours keep their share of the clicks touching both slices: it can only have
+    /// fallen, so the parent's stays an upper bound). A bound above `limit` may come back
+    /// lower than the full one but still above `limit`: a slice's optimum is only searched
+    /// for as far as it matters (a wide slice's until its joint bound with the other edge
+    /// is above `limit`, [`ClickGame::joint_cap`]), and a wide slice's only with a few
+    /// expansions ([`EdgeBound::opt_capped`]), which may give a lower bound on it instead:
+    /// every part of the bound stays a lower bound. Where a pair of a narrow and a wide
+    /// slice that meet has its joint bound at `limit` (or up to the edge's crossing reach
+    /// below it, [`EdgeBound::reach_crossings`]), its crossing game is searched too, up to
     /// `limit`: a child it puts above `limit` is dropped with its bound, one it does not
     /// keeps the bound without it ([`ClickGame::crossing_bound`] says why); elsewhere it
-    /// seldom drops a child and costs more than it saves. Each side's mask and optimum
-    /// (or bound) go to `known`, for the child if it is kept.
+    /// seldom drops a child and costs more than it saves. Each side's mask and optimum (or
+    /// bound) go to `known`, for the child if it is kept.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn child_edge_bound(
@@ -259,8 +260,14 @@ impl<B: Bits> ClickGame<B> {
                 for (k, &x) in xs[..self.edge_width(side)].iter().enumerate() {
                     taken[k] = self.column_bits(group, x);
                 }
-                // past `limit` the child is dropped whatever the value
-                let cap = limit.saturating_sub(beyond);
+                // past `limit` the child is dropped whatever the value; a wide side
+                // (searched after the other edge's narrow one) past where its joint
+                // bound with that side goes above `limit`
+                let mut cap = limit.saturating_sub(beyond);
+                if side >= 2 {
+                    let j = side - 1;
+                    cap = cap.min(self.joint_cap(t, c, cols, rest, j, &opts, have, limit));
+                }
                 let mask = edge.take(side, mask, &taken);
                 (mask, edge.opt_capped(side, mask, cap))
             } else {
@@ -319,6 +326,50 @@ impl<B: Bits> ClickGame<B> {
             }
         }
         best
+    }
+
+    /// The most a wide side's relaxed optimum may be for the child's joint bound `j` (the
+    /// wide side with the other edge's narrow one, [`JOINTS`]) to stay within `limit`,
+    /// given the narrow side's optimum (`opts`, known where `have` says); `u32::MAX`
+    /// where it is not known. With `mid` the child's runs between the two slices and
+    /// `span` the clicks that can take tiles of both, the joint bound is
+    /// `opt_w + opt_n + mid − span` (at least 0), above `limit` exactly when
+    /// `opt_w > limit + span − opt_n − mid`. So the wide side's search need not go past
+    /// that value: a lower bound above it puts the joint bound above `limit` as the
+    /// optimum would, and [`child_edge_bound`] drops the child when it checks the joint,
+    /// as it does next. Any cap keeps the bound admissible (a search cut short gives a
+    /// lower bound); this one drops every child that searching on to the side's own cap
+    /// would drop, with the same thresholds tried in the same order, and no more effort.
+    ///
+    /// (Only the wide sides are searched this short: they give up after a few
+    /// expansions in any case, while a narrow side's optimum, searched until known, is
+    /// remembered exactly for the other children and positions that meet its slice.)
+    ///
+    /// [`child_edge_bound`]: ClickGame::child_edge_bound
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn joint_cap(
+        &self,
+        t: &EdgeTerms,
+        c: usize,
+        cols: u64,
+        rest: B,
+        j: usize,
+        opts: &[u32; SIDES],
+        have: u32,
+        limit: u32,
+    ) -> u32 {
+        let (l, r) = JOINTS[j];
+        let (narrow, _) = narrow_and_wide((l, r));
+        if have & (1 << narrow) == 0 {
+            return u32::MAX;
+        }
+        let (lw, rw) = (self.edge_width(l), self.edge_width(r));
+        let mid = t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw);
+        let span = t.span[j] - t.span_of[c][j] + self.spanning(rest, lw, rw);
+        limit
+            .saturating_add(span)
+            .saturating_sub(opts[narrow] + mid)
     }
 
     /// The runs of a colour in the columns `cols` (a bit set) that lie wholly beyond a
