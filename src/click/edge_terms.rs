@@ -40,6 +40,18 @@ pub(super) const SIDES: usize = 4;
 /// wide right.
 const JOINTS: [(usize, usize); 3] = [(0, 1), (2, 1), (0, 3)];
 
+/// The joint of [`JOINTS`] that a wide side (2 or 3) makes: its one pair, with the
+/// other edge's narrow slice.
+#[inline(always)]
+fn joint_of_wide(side: usize) -> usize {
+    side - 1
+}
+
+const _: () = assert!(
+    JOINTS[1].0 == 2 && JOINTS[2].1 == 3,
+    "joint_of_wide: a wide side's joint is the one before it"
+);
+
 /// The narrow and the wide side of a joint of [`JOINTS`] other than the first (whose
 /// sides are both narrow).
 #[inline(always)]
@@ -265,7 +277,7 @@ impl<B: Bits> ClickGame<B> {
                 // bound with that side goes above `limit`
                 let mut cap = limit.saturating_sub(beyond);
                 if side >= 2 {
-                    let j = side - 1;
+                    let j = joint_of_wide(side);
                     cap = cap.min(self.joint_cap(t, c, cols, rest, j, &opts, have, limit));
                 }
                 let mask = edge.take(side, mask, &taken);
