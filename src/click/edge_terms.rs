@@ -122,6 +122,17 @@ impl EdgeTerms {
     }
 }
 
+/// A joint's terms ([`JOINTS`]) for a child, each worked out at most once for it: the
+/// runs lying wholly between its two slices, and an upper bound on the clicks that can
+/// touch both, of the colours other than the clicked one (the parent's share) and of all
+/// (`span`, counted only when a check needs it: [`ClickGame::joint_span`]).
+#[derive(Clone, Copy)]
+struct ChildJoint {
+    mid: u32,
+    others: u32,
+    span: Option<u32>,
+}
+
 impl<B: Bits> ClickGame<B> {
     /// The parts of the edge bound of `b`, from which a child's is updated
     /// ([`ClickGame::child_edge_bound`]).
@@ -154,8 +165,8 @@ impl<B: Bits> ClickGame<B> {
                 t.of[c][side] = self.beyond(cols, side);
                 t.beyond[side] += t.of[c][side];
             }
-            for (j, &(l, r)) in JOINTS[..self.joints()].iter().enumerate() {
-                let (lw, rw) = (self.edge_width(l), self.edge_width(r));
+            for j in 0..self.joints() {
+                let (lw, rw) = self.joint_widths(j);
                 t.mid_of[c][j] = self.between(cols, lw, rw);
                 t.mid[j] += t.mid_of[c][j];
                 t.span_of[c][j] = self.spanning(p, lw, rw);
@@ -247,6 +258,8 @@ impl<B: Bits> ClickGame<B> {
         // the sides whose optimum is known (bit per side), the joints not yet checked
         let mut have = 0u32;
         let mut pending = (1u32 << self.joints()) - 1;
+        // each joint's terms for the child, worked out when first needed
+        let mut joint = [None::<ChildJoint>; 3];
         // Sides the click leaves alone first (their values are known and may drop the
         // child), then the narrow ones it touches, then the wide ones (dearest to search).
         let clicked = (u64::MAX >> (63 - x1)) & !((1u64 << x0) - 1);
@@ -278,7 +291,11 @@ impl<B: Bits> ClickGame<B> {
                 let mut cap = limit.saturating_sub(beyond);
                 if side >= 2 {
                     let j = joint_of_wide(side);
-                    cap = cap.min(self.joint_cap(t, c, cols, rest, j, &opts, have, limit));
+                    let (narrow, _) = narrow_and_wide(JOINTS[j]);
+                    if have & (1 << narrow) != 0 {
+                        let terms = joint[j].get_or_insert_with(|| self.child_joint(t, c, cols, j));
+                        cap = cap.min(self.joint_cap(terms, rest, j, opts[narrow], limit));
+                    }
                 }
                 let mask = edge.take(side, mask, &taken);
                 (mask, edge.opt_capped(side, mask, cap))
@@ -304,16 +321,13 @@ impl<B: Bits> ClickGame<B> {
                     continue;
                 }
                 pending &= !(1 << j);
-                let (lw, rw) = (self.edge_width(l), self.edge_width(r));
-                let mid = t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw);
-                let others = t.span[j] - t.span_of[c][j];
+                let terms = joint[j].get_or_insert_with(|| self.child_joint(t, c, cols, j));
+                let mid = terms.mid;
                 // the joint bound with colour c spanning nothing: worth refining only if it
                 // beats the rest
-                let mut span = None;
-                if opts[l] + opts[r] + mid > best + others {
-                    let s = others + self.spanning(rest, lw, rw);
-                    span = Some(s);
-                    best = best.max((opts[l] + opts[r] + mid).saturating_sub(s));
+                if opts[l] + opts[r] + mid > best + terms.others {
+                    let span = self.joint_span(terms, rest, j);
+                    best = best.max((opts[l] + opts[r] + mid).saturating_sub(span));
                     if best > limit {
                         return best;
                     }
@@ -323,9 +337,9 @@ impl<B: Bits> ClickGame<B> {
                 // crossing game on the narrow one (`crate::edge`'s `crossing.rs`) may drop
                 // the child; it is searched for no other
                 if j > 0 && edge.crossing() {
-                    let span = span.unwrap_or_else(|| others + self.spanning(rest, lw, rw));
-                    let joint = (opts[l] + opts[r] + mid).saturating_sub(span);
-                    if joint + edge.crossing_reach() < limit {
+                    let span = self.joint_span(terms, rest, j);
+                    let bound = (opts[l] + opts[r] + mid).saturating_sub(span);
+                    if bound + edge.crossing_reach() < limit {
                         continue;
                     }
                     let (narrow, wide) = narrow_and_wide((l, r));
@@ -341,14 +355,13 @@ impl<B: Bits> ClickGame<B> {
     }
 
     /// The most a wide side's relaxed optimum may be for the child's joint bound `j` (the
-    /// wide side with the other edge's narrow one, [`JOINTS`]) to stay within `limit`,
-    /// given the narrow side's optimum (`opts`, known where `have` says); `u32::MAX`
-    /// where it is not known. With `mid` the child's runs between the two slices and
-    /// `span` the clicks that can take tiles of both, the joint bound is
-    /// `opt_w + opt_n + mid − span` (at least 0), above `limit` exactly when
-    /// `opt_w > limit + span − opt_n − mid`. So the wide side's search need not go past
-    /// that value: a lower bound above it puts the joint bound above `limit` as the
-    /// optimum would, and [`child_edge_bound`] drops the child when it checks the joint,
+    /// wide side with the other edge's narrow one, [`JOINTS`], whose `terms` these are) to
+    /// stay within `limit`, given the narrow side's optimum `opt_narrow`. With `mid` the
+    /// child's runs between the two slices and `span` the clicks that can take tiles of
+    /// both, the joint bound is `opt_w + opt_n + mid − span` (at least 0), above `limit`
+    /// exactly when `opt_w > limit + span − opt_n − mid`. So the wide side's search need
+    /// not go past that value: a lower bound above it puts the joint bound above `limit` as
+    /// the optimum would, and [`child_edge_bound`] drops the child when it checks the joint,
     /// as it does next. Any cap keeps the bound admissible (a search cut short gives a
     /// lower bound); this one drops every child that searching on to the side's own cap
     /// would drop, with the same thresholds tried in the same order, and no more effort.
@@ -359,29 +372,52 @@ impl<B: Bits> ClickGame<B> {
     ///
     /// [`child_edge_bound`]: ClickGame::child_edge_bound
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn joint_cap(
         &self,
-        t: &EdgeTerms,
-        c: usize,
-        cols: u64,
+        terms: &mut ChildJoint,
         rest: B,
         j: usize,
-        opts: &[u32; SIDES],
-        have: u32,
+        opt_narrow: u32,
         limit: u32,
     ) -> u32 {
-        let (l, r) = JOINTS[j];
-        let (narrow, _) = narrow_and_wide((l, r));
-        if have & (1 << narrow) == 0 {
-            return u32::MAX;
-        }
-        let (lw, rw) = (self.edge_width(l), self.edge_width(r));
-        let mid = t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw);
-        let span = t.span[j] - t.span_of[c][j] + self.spanning(rest, lw, rw);
+        let span = self.joint_span(terms, rest, j);
         limit
             .saturating_add(span)
-            .saturating_sub(opts[narrow] + mid)
+            .saturating_sub(opt_narrow + terms.mid)
+    }
+
+    /// Joint `j`'s terms ([`ChildJoint`]) for the child that leaves colour `c` in the
+    /// columns `cols` (a bit set), from the parent's terms `t`: colour `c`'s runs between
+    /// the slices are counted again, every other colour's are the parent's.
+    #[inline(always)]
+    fn child_joint(&self, t: &EdgeTerms, c: usize, cols: u64, j: usize) -> ChildJoint {
+        let (lw, rw) = self.joint_widths(j);
+        ChildJoint {
+            mid: t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw),
+            others: t.span[j] - t.span_of[c][j],
+            span: None,
+        }
+    }
+
+    /// The clicks of the child that can take tiles of both of joint `j`'s slices: the
+    /// other colours' share in `terms`, and colour `c`'s from its tiles `rest`, counted
+    /// the first time it is asked for.
+    #[inline(always)]
+    fn joint_span(&self, terms: &mut ChildJoint, rest: B, j: usize) -> u32 {
+        if let Some(span) = terms.span {
+            return span;
+        }
+        let (lw, rw) = self.joint_widths(j);
+        let span = terms.others + self.spanning(rest, lw, rw);
+        terms.span = Some(span);
+        span
+    }
+
+    /// The columns of joint `j`'s left slice and of its right one.
+    #[inline(always)]
+    fn joint_widths(&self, j: usize) -> (usize, usize) {
+        let (l, r) = JOINTS[j];
+        (self.edge_width(l), self.edge_width(r))
     }
 
     /// The runs of a colour in the columns `cols` (a bit set) that lie wholly beyond a
