@@ -942,6 +942,16 @@ fn nrk_style_pages_drawn_by_the_browser_read_back_exactly() {
         assert_eq!(cases, (d + 1) * looks.len() * 2);
     }
     assert_eq!(cases, 32);
+    // Dropped, the browser ends with every process it started: none of them writes its
+    // state into the profile afterwards, which stays removed.
+    let profile = b.profile();
+    drop(b);
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(
+        !profile.exists(),
+        "{} is there again after the browser ended",
+        profile.display()
+    );
 }
 
 /// A page with the Former board `board` (rows top first, NRK's letters) in NRK's colours.

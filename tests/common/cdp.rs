@@ -7,6 +7,7 @@
 
 use std::io::ErrorKind;
 use std::net::TcpStream;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -58,7 +59,10 @@ impl Browser {
         static COUNT: AtomicUsize = AtomicUsize::new(0);
         let binary = chromium_binary();
         let profile = Scratch::new(&format!("browser-{}", COUNT.fetch_add(1, Ordering::SeqCst)));
+        // In a process group of its own, so that the whole browser can be ended at once
+        // (`Process`'s drop).
         let child = Command::new(&binary)
+            .process_group(0)
             .args([
                 "--headless",
                 "--no-sandbox",
@@ -399,6 +403,11 @@ impl Browser {
         );
     }
 
+    /// The browser's profile directory (gone once the browser is dropped).
+    pub fn profile(&self) -> PathBuf {
+        self.process.profile.dir().to_path_buf()
+    }
+
     /// Saves a PNG of the whole page (not just the viewport) to `path`.
     pub fn screenshot(&mut self, path: &Path) {
         self.eval("window.scrollTo(0, 0)");
@@ -455,8 +464,15 @@ impl Process {
 }
 
 impl Drop for Process {
+    /// Kills the browser's whole process group: its helpers (the network and storage
+    /// services, the renderers) would otherwise outlive it for a while, writing into the
+    /// profile as they shut down, after the profile's removal has given up.
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        let group = self.child.id() as libc::pid_t;
+        // SAFETY: a plain system call; the group is the browser's own (`launch`).
+        if unsafe { libc::kill(-group, libc::SIGKILL) } != 0 {
+            let _ = self.child.kill();
+        }
         let _ = self.child.wait();
     }
 }

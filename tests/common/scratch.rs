@@ -40,8 +40,8 @@ impl Drop for Scratch {
         if std::thread::panicking() {
             return;
         }
-        // A process the test started may still write into the directory for a moment after
-        // it was stopped (Chromium's helpers outlive the browser): removed again until gone.
+        // A process the test started may still be finishing a write into the directory as
+        // it is stopped: removed again until gone.
         for _ in 0..40 {
             let _ = std::fs::remove_dir_all(&self.0);
             if !self.0.exists() {
