@@ -400,8 +400,8 @@ impl<B: Bits> ClickGame<B> {
     }
 
     /// The clicks of the child that can take tiles of both of joint `j`'s slices: the
-    /// other colours' share in `terms`, and colour `c`'s from its tiles `rest`, counted
-    /// the first time it is asked for.
+    /// other colours' share in `terms`, and the clicked colour's from its tiles left,
+    /// `rest`; counted the first time it is asked for, then kept in `terms`.
     #[inline(always)]
     fn joint_span(&self, terms: &mut ChildJoint, rest: B, j: usize) -> u32 {
         if let Some(span) = terms.span {
