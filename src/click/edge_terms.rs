@@ -40,6 +40,16 @@ pub(super) const SIDES: usize = 4;
 /// wide right.
 const JOINTS: [(usize, usize); 3] = [(0, 1), (2, 1), (0, 3)];
 
+/// A joint bound ([`JOINTS`]) from its two sides' relaxed optima, the runs lying wholly
+/// between its slices (`mid`) and an upper bound on the clicks that can take tiles of both
+/// (`span`): the clicks taking tiles of each slice number at least its optimum, those
+/// taking tiles of neither at least `mid`, and only the clicks taking tiles of both are
+/// counted twice, so the sum less `span` is a lower bound ([`crate::edge`]).
+#[inline(always)]
+fn joint_bound(opt_l: u32, opt_r: u32, mid: u32, span: u32) -> u32 {
+    (opt_l + opt_r + mid).saturating_sub(span)
+}
+
 /// The joint of [`JOINTS`] that a wide side (2 or 3) makes: its one pair, with the
 /// other edge's narrow slice.
 #[inline(always)]
@@ -114,7 +124,7 @@ impl EdgeTerms {
         let mut joint = 0;
         for (j, &(l, r)) in JOINTS.iter().enumerate() {
             if self.mask[l].is_some() && self.mask[r].is_some() {
-                let v = (self.opt[l] + self.opt[r] + self.mid[j]).saturating_sub(self.span[j]);
+                let v = joint_bound(self.opt[l], self.opt[r], self.mid[j], self.span[j]);
                 joint = joint.max(v);
             }
         }
@@ -327,7 +337,7 @@ impl<B: Bits> ClickGame<B> {
                 // beats the rest
                 if opts[l] + opts[r] + mid > best + terms.others {
                     let span = self.joint_span(terms, rest, j);
-                    best = best.max((opts[l] + opts[r] + mid).saturating_sub(span));
+                    best = best.max(joint_bound(opts[l], opts[r], mid, span));
                     if best > limit {
                         return best;
                     }
@@ -338,7 +348,7 @@ impl<B: Bits> ClickGame<B> {
                 // the child; it is searched for no other
                 if j > 0 && edge.crossing() {
                     let span = self.joint_span(terms, rest, j);
-                    let bound = (opts[l] + opts[r] + mid).saturating_sub(span);
+                    let bound = joint_bound(opts[l], opts[r], mid, span);
                     if bound + edge.crossing_reach() < limit {
                         continue;
                     }
@@ -358,13 +368,14 @@ impl<B: Bits> ClickGame<B> {
     /// wide side with the other edge's narrow one, [`JOINTS`], whose `terms` these are) to
     /// stay within `limit`, given the narrow side's optimum `opt_narrow`. With `mid` the
     /// child's runs between the two slices and `span` the clicks that can take tiles of
-    /// both, the joint bound is `opt_w + opt_n + mid − span` (at least 0), above `limit`
-    /// exactly when `opt_w > limit + span − opt_n − mid`. So the wide side's search need
-    /// not go past that value: a lower bound above it puts the joint bound above `limit` as
-    /// the optimum would, and [`child_edge_bound`] drops the child when it checks the joint,
-    /// as it does next. Any cap keeps the bound admissible (a search cut short gives a
-    /// lower bound); this one drops every child that searching on to the side's own cap
-    /// would drop, with the same thresholds tried in the same order, and no more effort.
+    /// both, the joint bound ([`joint_bound`]) is `opt_w + opt_n + mid − span` (at least
+    /// 0), above `limit` exactly when `opt_w > limit + span − opt_n − mid`. So the wide
+    /// side's search need not go past that value: a lower bound above it puts the joint
+    /// bound above `limit` as the optimum would, and [`child_edge_bound`] drops the child
+    /// when it checks the joint, as it does next. Any cap keeps the bound admissible (a
+    /// search cut short gives a lower bound); this one drops every child that searching on
+    /// to the side's own cap would drop, with the same thresholds tried in the same order,
+    /// and no more effort.
     ///
     /// (Only the wide sides are searched this short: they give up after a few
     /// expansions in any case, while a narrow side's optimum, searched until known, is
