@@ -333,9 +333,9 @@ impl<B: Bits> ClickGame<B> {
                 pending &= !(1 << j);
                 let terms = joint[j].get_or_insert_with(|| self.child_joint(t, c, cols, j));
                 let mid = terms.mid;
-                // the joint bound with colour c spanning nothing: worth refining only if it
-                // beats the rest
-                if opts[l] + opts[r] + mid > best + terms.others {
+                // the joint bound with colour c spanning nothing (an upper bound on the
+                // refined one): worth refining only if it beats the rest
+                if joint_bound(opts[l], opts[r], mid, terms.others) > best {
                     let span = self.joint_span(terms, rest, j);
                     best = best.max(joint_bound(opts[l], opts[r], mid, span));
                     if best > limit {
