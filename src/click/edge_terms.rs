@@ -135,12 +135,14 @@ impl EdgeTerms {
 /// A joint's terms ([`JOINTS`]) for a child, each worked out at most once for it: the
 /// runs lying wholly between its two slices, and an upper bound on the clicks that can
 /// touch both, of the colours other than the clicked one (the parent's share) and of all
-/// (`span`, counted only when a check needs it: [`ClickGame::joint_span`]).
+/// (`span`, counted only when a check needs it: [`ClickGame::joint_span`], which also
+/// keeps the clicked colour's share of it, `own`).
 #[derive(Clone, Copy)]
 struct ChildJoint {
     mid: u32,
     others: u32,
     span: Option<u32>,
+    own: u32,
 }
 
 impl<B: Bits> ClickGame<B> {
@@ -189,7 +191,8 @@ impl<B: Bits> ClickGame<B> {
     /// The crossing games' bound of a position with the edge terms `t` (`crate::edge`'s
     /// `crossing.rs`): for each joint of a narrow slice and the other edge's wide one that
     /// meet, the wide one's optimum plus the narrow one's crossing game with the joint's
-    /// span as its budget; 0 where the board has no crossing games.
+    /// span as its budget, and each colour's share of it as the colour's own; 0 where the
+    /// board has no crossing games.
     ///
     /// It is admissible, but it is not part of the position's edge bound: it only drops
     /// children ([`ClickGame::child_edge_bound`]). A child kept has the bound the other
@@ -207,7 +210,8 @@ impl<B: Bits> ClickGame<B> {
         for (j, &(l, r)) in JOINTS.iter().enumerate().skip(1) {
             let (narrow, wide) = narrow_and_wide((l, r));
             if let (Some(mask), Some(_)) = (t.mask[narrow], t.mask[wide]) {
-                let g = edge.crossing_capped(narrow, mask, t.span[j], u32::MAX);
+                let share = |c: usize| t.span_of[c][j];
+                let g = edge.crossing_capped(narrow, mask, t.span[j], share, u32::MAX);
                 best = best.max(t.opt[wide] + g);
             }
         }
@@ -354,7 +358,12 @@ impl<B: Bits> ClickGame<B> {
                     }
                     let (narrow, wide) = narrow_and_wide((l, r));
                     let cap = limit.saturating_sub(opts[wide]);
-                    let g = edge.crossing_capped(narrow, known.mask[narrow], span, cap);
+                    // each colour's share of the span: the clicked colour's counted anew,
+                    // the others' the parent's (upper bounds, as in `others`)
+                    let own = terms.own;
+                    let share = |k: usize| if k == c { own } else { t.span_of[k][j] };
+                    let tiles = known.mask[narrow];
+                    let g = edge.crossing_capped(narrow, tiles, span, share, cap);
                     if opts[wide] + g > limit {
                         return opts[wide] + g;
                     }
@@ -407,19 +416,22 @@ impl<B: Bits> ClickGame<B> {
             mid: t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw),
             others: t.span[j] - t.span_of[c][j],
             span: None,
+            own: 0,
         }
     }
 
     /// The clicks of the child that can take tiles of both of joint `j`'s slices: the
     /// other colours' share in `terms`, and the clicked colour's from its tiles left,
-    /// `rest`; counted the first time it is asked for, then kept in `terms`.
+    /// `rest`; counted the first time it is asked for, then kept in `terms` (the clicked
+    /// colour's share as `own`).
     #[inline(always)]
     fn joint_span(&self, terms: &mut ChildJoint, rest: B, j: usize) -> u32 {
         if let Some(span) = terms.span {
             return span;
         }
         let (lw, rw) = self.joint_widths(j);
-        let span = terms.others + self.spanning(rest, lw, rw);
+        terms.own = self.spanning(rest, lw, rw);
+        let span = terms.others + terms.own;
         terms.span = Some(span);
         span
     }

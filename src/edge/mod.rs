@@ -48,9 +48,9 @@
 //! **The crossing game.** Where a narrow slice meets the other edge's wide one with no
 //! column between (seven columns), the narrow slice's own relaxed game can be made
 //! stricter: its clicks that take no tile of the wide slice are single groups, and only
-//! the few that take tiles of both (at most the pair's `k`) may be unions. The wide
-//! slice's optimum plus the least number of the former is a lower bound, never below the
-//! pair's, often above it. Proof: `crossing.rs`.
+//! the few that take tiles of both (at most the pair's `k`, and of each colour at most
+//! its share of `k`) may be unions. The wide slice's optimum plus the least number of the
+//! former is a lower bound, never below the pair's, often above it. Proof: `crossing.rs`.
 //!
 //! The bound is the largest of the sides' and the pairs'; the crossing games only drop
 //! children in a search (`src/click/edge_terms.rs` says why). The edge bound alone is at
@@ -76,8 +76,8 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
 
 use crate::grid::MAX_COLOURS;
-use crossing::Crossing;
 pub use crossing::MAX_CROSSINGS;
+use crossing::{Crossing, Crossings};
 use side::Side;
 
 /// The most columns a slice may have.
@@ -333,13 +333,23 @@ impl EdgeBound {
 
     /// A lower bound on the clicks that take tiles of a narrow side (0 left, 1 right) with
     /// the starting tiles `mask` left but none of the other edge's wide slice, when at most
-    /// `budget` clicks can take tiles of both (`crossing.rs`): the crossing game's cost
-    /// where at most `cap` and found within [`CROSSING_EFFORT`] expansions, else a lower
-    /// bound on it; 0 without a crossing game ([`EdgeBound::crossing`]) or with a budget
-    /// above [`MAX_CROSSINGS`].
+    /// `span` clicks can take tiles of both, and at most `share(c)` of them of colour `c`
+    /// (`crossing.rs`): the crossing game's cost where at most `cap` and found within
+    /// [`CROSSING_EFFORT`] expansions, else a lower bound on it; 0 without a crossing game
+    /// ([`EdgeBound::crossing`]) or with a span above [`MAX_CROSSINGS`].
     #[inline]
-    pub fn crossing_capped(&self, side: usize, mask: Mask, budget: u32, cap: u32) -> u32 {
+    pub fn crossing_capped(
+        &self,
+        side: usize,
+        mask: Mask,
+        span: u32,
+        share: impl Fn(usize) -> u32,
+        cap: u32,
+    ) -> u32 {
         let Some(game) = self.crossing.get(side) else {
+            return 0;
+        };
+        let Some(budget) = Crossings::new(span, self.colours, share) else {
             return 0;
         };
         let mut effort = CROSSING_EFFORT;

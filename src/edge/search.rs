@@ -55,15 +55,16 @@ impl Side {
     }
 
     /// Calls `f(child, union)` with the mask left by each group of the slice taken alone
-    /// (`union` false), then by each union of at least `least` same-colour groups that
-    /// reach the boundary column (`true`), until it returns `true`; returns whether it did.
+    /// (`union` `None`), then by each union of at least `least` same-colour groups that
+    /// reach the boundary column (`Some` of their colour), until it returns `true`;
+    /// returns whether it did.
     #[inline]
     pub(super) fn moves_by(
         &self,
         mask: Mask,
         colours: usize,
         least: u32,
-        mut f: impl FnMut(Mask, bool) -> bool,
+        mut f: impl FnMut(Mask, Option<usize>) -> bool,
     ) -> bool {
         let left = self.split(mask);
         let boundary = COLUMN * (self.n as u32 - 1);
@@ -82,7 +83,7 @@ impl Side {
             while rest != 0 {
                 let group = flood(rest & rest.wrapping_neg(), plane);
                 rest &= !group;
-                if f(mask & !taken(group), false) {
+                if f(mask & !taken(group), None) {
                     return true;
                 }
                 if group >> boundary != 0 && n < touching.len() {
@@ -101,7 +102,7 @@ impl Side {
                     union |= touching[s.trailing_zeros() as usize];
                     s &= s - 1;
                 }
-                if f(mask & !taken(union), true) {
+                if f(mask & !taken(union), Some(c)) {
                     return true;
                 }
             }
@@ -120,10 +121,10 @@ impl Side {
         mask: Mask,
         colours: usize,
         least: u32,
-        mut load: impl FnMut(Mask, bool),
-        mut f: impl FnMut(Mask, bool) -> bool,
+        mut load: impl FnMut(Mask, Option<usize>),
+        mut f: impl FnMut(Mask, Option<usize>) -> bool,
     ) -> bool {
-        let mut listed = [(0 as Mask, false); AHEAD];
+        let mut listed = [(0 as Mask, None); AHEAD];
         let mut n = 0;
         let all = !self.moves_by(mask, colours, least, |child, union| {
             if n == AHEAD {
