@@ -134,15 +134,14 @@ impl EdgeTerms {
 
 /// A joint's terms ([`JOINTS`]) for a child, each worked out at most once for it: the
 /// runs lying wholly between its two slices, and an upper bound on the clicks that can
-/// touch both, of the colours other than the clicked one (the parent's share) and of all
-/// (`span`, counted only when a check needs it: [`ClickGame::joint_span`], which also
-/// keeps the clicked colour's share of it, `own`).
+/// touch both, of the colours other than the clicked one (the parent's share, `others`)
+/// and of the clicked one (`own`, counted only when a check needs it:
+/// [`ClickGame::joint_own`]). Their sum is the joint's span ([`ClickGame::joint_span`]).
 #[derive(Clone, Copy)]
 struct ChildJoint {
     mid: u32,
     others: u32,
-    span: Option<u32>,
-    own: u32,
+    own: Option<u32>,
 }
 
 impl<B: Bits> ClickGame<B> {
@@ -360,7 +359,7 @@ impl<B: Bits> ClickGame<B> {
                     let cap = limit.saturating_sub(opts[wide]);
                     // each colour's share of the span: the clicked colour's counted anew,
                     // the others' the parent's (upper bounds, as in `others`)
-                    let own = terms.own;
+                    let own = self.joint_own(terms, rest, j);
                     let share = |k: usize| if k == c { own } else { t.span_of[k][j] };
                     let tiles = known.mask[narrow];
                     let g = edge.crossing_capped(narrow, tiles, span, share, cap);
@@ -415,25 +414,26 @@ impl<B: Bits> ClickGame<B> {
         ChildJoint {
             mid: t.mid[j] - t.mid_of[c][j] + self.between(cols, lw, rw),
             others: t.span[j] - t.span_of[c][j],
-            span: None,
-            own: 0,
+            own: None,
         }
     }
 
     /// The clicks of the child that can take tiles of both of joint `j`'s slices: the
-    /// other colours' share in `terms`, and the clicked colour's from its tiles left,
-    /// `rest`; counted the first time it is asked for, then kept in `terms` (the clicked
-    /// colour's share as `own`).
+    /// other colours' share in `terms` and the clicked colour's ([`ClickGame::joint_own`]).
     #[inline(always)]
     fn joint_span(&self, terms: &mut ChildJoint, rest: B, j: usize) -> u32 {
-        if let Some(span) = terms.span {
-            return span;
-        }
-        let (lw, rw) = self.joint_widths(j);
-        terms.own = self.spanning(rest, lw, rw);
-        let span = terms.others + terms.own;
-        terms.span = Some(span);
-        span
+        terms.others + self.joint_own(terms, rest, j)
+    }
+
+    /// The clicked colour's share of the clicks of the child that can take tiles of both
+    /// of joint `j`'s slices, from its tiles left, `rest`: counted the first time it is
+    /// asked for, then kept in `terms`.
+    #[inline(always)]
+    fn joint_own(&self, terms: &mut ChildJoint, rest: B, j: usize) -> u32 {
+        *terms.own.get_or_insert_with(|| {
+            let (lw, rw) = self.joint_widths(j);
+            self.spanning(rest, lw, rw)
+        })
     }
 
     /// The columns of joint `j`'s left slice and of its right one.
