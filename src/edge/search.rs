@@ -2,11 +2,11 @@
 //! or by iterative deepening (three or four).
 //!
 //! With two columns, the optimum of every position is computed on first use, by recursion
-//! over all the positions it leads to. With three, that would be millions of positions
-//! for one edge; instead each position asked for gets its optimum from an iterative
-//! deepening search of the relaxed game, pruned by a lower bound from the two outer
-//! columns ([`Side::lower`]), which remembers the lower bounds it proves and the optima it
-//! finds.
+//! over all the positions it leads to, one thread at a time. With three, that would be
+//! millions of positions for one edge; instead each position asked for gets its optimum
+//! from an iterative deepening search of the relaxed game, pruned by a lower bound from
+//! the two outer columns ([`Side::lower`]), which remembers the lower bounds it proves and
+//! the optima it finds.
 //!
 //! A four-column slice is searched the same way, bounded by the optimum of its three outer
 //! columns: its inner slice is the edge's narrow slice, memo and all. The bound from the
@@ -179,9 +179,26 @@ impl Side {
         if known != 0 {
             return known as u32 - 1;
         }
+        // One thread at a time: two would work out the same positions side by side, each
+        // as slowly as one alone. One that waits then finds the optimum stored, since
+        // each is stored only once it is final.
+        let _alone = self.solving.lock().unwrap_or_else(|e| e.into_inner());
+        self.optima(mask, colours)
+    }
+
+    /// The relaxed optimum of `mask` in a slice of two columns, by recursion over every
+    /// position it leads to whose optimum is not yet known; each is remembered.
+    fn optima(&self, mask: Mask, colours: usize) -> u32 {
+        let Some(key) = self.key(mask).filter(|_| mask != 0) else {
+            return 0;
+        };
+        let known = self.memo.get(key);
+        if known != 0 {
+            return known as u32 - 1;
+        }
         let mut best = u32::MAX;
         self.moves(mask, colours, |child| {
-            best = best.min(self.opt(child, u32::MAX, colours, effort));
+            best = best.min(self.optima(child, colours));
             false
         });
         let v = best + 1;
@@ -461,6 +478,22 @@ mod tests {
         best + 1
     }
 
+    /// `n` random columns of 1 to `most` tiles of colours `0..colours`.
+    fn random_columns(
+        rng: &mut fastrand::Rng,
+        n: usize,
+        most: usize,
+        colours: usize,
+    ) -> Vec<Vec<u8>> {
+        (0..n)
+            .map(|_| {
+                (0..1 + rng.usize(..most))
+                    .map(|_| rng.usize(..colours) as u8)
+                    .collect()
+            })
+            .collect()
+    }
+
     /// A random slice and the optimum of every position it can reach.
     struct Case {
         /// Its columns, outermost first.
@@ -481,13 +514,7 @@ mod tests {
     ) -> Case {
         let colours = 2 + case % 3;
         let n = 3 + case % 2;
-        let cols: Vec<Vec<u8>> = (0..n)
-            .map(|_| {
-                (0..1 + rng.usize(..9 - n))
-                    .map(|_| rng.usize(..colours) as u8)
-                    .collect()
-            })
-            .collect();
+        let cols = random_columns(rng, n, 9 - n, colours);
         let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
         let side = make(&refs).expect("a slice of at most 24 tiles is built");
         let tiles: usize = cols.iter().map(Vec::len).sum();
@@ -710,6 +737,45 @@ mod tests {
             let v = side.opt(m, u32::MAX, colours, &mut unlimited());
             assert_eq!(v, opt, "case {case}, mask {m:#b}");
         }
+    }
+
+    /// Two threads asking a random two-column slice for its optima at once, one from the
+    /// full slice down and one in a random order, both get every position's optimum as
+    /// the plain recursion finds it: the one that waits for the other's working out reads
+    /// finished values only.
+    #[test]
+    fn two_threads_share_a_two_column_slice() {
+        let mut rng = fastrand::Rng::with_seed(0x2545_f491_4f6c_dd1d);
+        let mut checked = 0;
+        for case in 0..100 {
+            let colours = 2 + case % 3;
+            let cols = random_columns(&mut rng, 2, 9, colours);
+            let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
+            let side = Side::new(&refs, None, 1 << 20).expect("at most 18 tiles");
+            let tiles: usize = cols.iter().map(Vec::len).sum();
+            let mut optima = HashMap::new();
+            full(&side, (1 << tiles) - 1, colours, &mut optima);
+            let mut masks: Vec<Mask> = optima.keys().copied().collect();
+            masks.sort_unstable_by(|a, b| b.cmp(a));
+            let mut shuffled = masks.clone();
+            rng.shuffle(&mut shuffled);
+            let answers = |order: &[Mask]| -> Vec<(Mask, u32)> {
+                order
+                    .iter()
+                    .map(|&m| (m, side.opt(m, u32::MAX, colours, &mut unlimited())))
+                    .collect()
+            };
+            let (down, mixed) = std::thread::scope(|s| {
+                let down = s.spawn(|| answers(&masks[..]));
+                let mixed = s.spawn(|| answers(&shuffled));
+                (down.join().unwrap(), mixed.join().unwrap())
+            });
+            for (m, v) in down.into_iter().chain(mixed) {
+                assert_eq!(v, optima[&m], "case {case}, mask {m:#x}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 2_000, "only {checked} answers checked");
     }
 
     /// The inner bound of `m` spelled out, but for the outer columns' optimum: the tiles

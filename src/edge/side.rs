@@ -7,7 +7,7 @@
 //! gives the same relaxed position, so the same optimum).
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::columns::{column_classes, NONE};
 use super::memo::{Memo, EXACT, KEY_LIMIT, MAX_MEMO};
@@ -55,6 +55,10 @@ pub(super) struct Side {
     /// Set while the searches on this board are being stopped ([`crate::edge::EdgeBound::halt`]):
     /// the relaxed searches then give up at once.
     pub(super) halted: AtomicBool,
+    /// Held by the thread working out a two-column slice's optima ([`Side::opt`]): a
+    /// second thread asking meanwhile waits and then reads them, rather than working
+    /// out the same positions beside it.
+    pub(super) solving: Mutex<()>,
 }
 
 impl Side {
@@ -157,6 +161,7 @@ impl Side {
             classes,
             inner,
             halted: AtomicBool::new(false),
+            solving: Mutex::new(()),
         })
     }
 
