@@ -73,6 +73,8 @@ pub trait Bits:
     fn pdep(self, mask: Self) -> Self;
     /// The low 64 bits.
     fn low_word(&self) -> u64;
+    /// The set of the bits of `w`: `{i < 64 : bit i of w is 1}`.
+    fn from_word(w: u64) -> Self;
     /// A 64-bit mix of the set, for hashing positions.
     fn mix(&self, seed: u64) -> u64;
 
@@ -105,7 +107,7 @@ impl<B: Bits> Iterator for BitIter<B> {
     }
 }
 
-/// Software `pext` on one word, used where BMI2 is not compiled in.
+/// Software `pext` on one word, used where BMI2 is not compiled in or is slow (`build.rs`).
 #[inline]
 pub fn pext64_soft(x: u64, mut mask: u64) -> u64 {
     let mut out = 0;
@@ -121,7 +123,7 @@ pub fn pext64_soft(x: u64, mut mask: u64) -> u64 {
     out
 }
 
-/// Software `pdep` on one word, used where BMI2 is not compiled in.
+/// Software `pdep` on one word, used where BMI2 is not compiled in or is slow (`build.rs`).
 #[inline]
 pub fn pdep64_soft(x: u64, mut mask: u64) -> u64 {
     let mut out = 0;
@@ -137,29 +139,38 @@ pub fn pdep64_soft(x: u64, mut mask: u64) -> u64 {
     out
 }
 
-/// `pext` on one word: BMI2 where available.
+/// Whether [`pext64`] and [`pdep64`] are the BMI2 instructions, fast (a few cycles): else
+/// they are bit loops, and code that can look their values up instead does.
+pub const FAST_PEXT: bool = cfg!(all(
+    target_arch = "x86_64",
+    target_feature = "bmi2",
+    not(slow_pext)
+));
+
+/// `pext` on one word: BMI2 where compiled in and fast (`build.rs` sets `slow_pext` for the
+/// CPUs that run it in microcode).
 #[inline(always)]
 pub fn pext64(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2", not(slow_pext)))]
     {
         // SAFETY: the instruction is available: the target feature is enabled at compile time.
         unsafe { core::arch::x86_64::_pext_u64(x, mask) }
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2", not(slow_pext))))]
     {
         pext64_soft(x, mask)
     }
 }
 
-/// `pdep` on one word: BMI2 where available.
+/// `pdep` on one word: BMI2 where compiled in and fast (as [`pext64`]).
 #[inline(always)]
 pub fn pdep64(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2", not(slow_pext)))]
     {
         // SAFETY: the instruction is available: the target feature is enabled at compile time.
         unsafe { core::arch::x86_64::_pdep_u64(x, mask) }
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2", not(slow_pext))))]
     {
         pdep64_soft(x, mask)
     }
@@ -240,6 +251,10 @@ impl Bits for u64 {
     #[inline(always)]
     fn low_word(&self) -> u64 {
         *self
+    }
+    #[inline(always)]
+    fn from_word(w: u64) -> Self {
+        w
     }
     #[inline(always)]
     fn mix(&self, seed: u64) -> u64 {
@@ -437,6 +452,12 @@ impl<const N: usize> Bits for Wide<N> {
     #[inline(always)]
     fn low_word(&self) -> u64 {
         self.0[0]
+    }
+    #[inline]
+    fn from_word(w: u64) -> Self {
+        let mut out = [0u64; N];
+        out[0] = w;
+        Wide(out)
     }
     #[inline]
     fn mix(&self, seed: u64) -> u64 {

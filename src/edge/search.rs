@@ -31,7 +31,6 @@ use std::sync::atomic::Ordering::Relaxed;
 use super::memo::EXACT;
 use super::side::Side;
 use super::Mask;
-use crate::bits::pext64;
 
 /// The most moves of a position whose memo entries [`Side::moves_ahead`] loads before
 /// the first is tried.
@@ -73,11 +72,9 @@ impl Side {
             self.starting(&left, |k| (plane >> (COLUMN * k as u32)) & 0xffff)
         };
         let mut touching = [0u64; 32];
-        for c in 0..colours {
-            let mut plane = 0u64;
-            for (k, &l) in left.iter().enumerate() {
-                plane |= pext64(self.of_colour[k][c], l) << (COLUMN * k as u32);
-            }
+        // (no colour from `stride` on has a tile in the slice)
+        for c in 0..colours.min(self.stride) {
+            let plane = self.plane(&left, c);
             let mut rest = plane;
             let mut n = 0;
             while rest != 0 {

@@ -14,8 +14,12 @@ use super::memo::{Memo, EXACT, KEY_LIMIT, MAX_MEMO};
 #[cfg(doc)]
 use super::{EdgeBound, MAX_TILES_4};
 use super::{Mask, MAX_SLICE};
-use crate::bits::pdep64;
+use crate::bits::{pdep64, pext64, FAST_PEXT};
 use crate::grid::MAX_COLOURS;
+
+/// The most starting tiles of a column whose fallen planes are looked up
+/// ([`Side::fallen`]): a table of `2^12 × stride` entries, at most 128 KiB.
+pub(super) const FALLEN_TILES: usize = 12;
 
 /// A mask has at most [`Mask::BITS`] tiles, and a value the memo stores is at most the
 /// tiles + 1 (a relaxed optimum, or a lower bound one above a failed search's threshold,
@@ -36,6 +40,20 @@ pub(super) struct Side {
     pub(super) colours: [Vec<u8>; MAX_SLICE],
     /// For each column and colour, the mask of its starting tiles of that colour.
     pub(super) of_colour: [[Mask; MAX_COLOURS]; MAX_SLICE],
+    /// One more than the highest colour of the slice's starting tiles: no colour from it
+    /// on has a tile here.
+    pub(super) stride: usize,
+    /// Where `pext` and `pdep` are bit loops ([`FAST_PEXT`] false), what they would give,
+    /// looked up. For each column, where each colour's tiles lie once a set of its
+    /// starting tiles is all that is left (they fall, keeping their order): entry
+    /// `set * stride + c` is `pext(of_colour[k][c], set)`, bits from the bottom
+    /// ([`Side::plane`]). Empty (for every column) where the instructions are fast or a
+    /// column has over [`FALLEN_TILES`] starting tiles: the planes are then computed.
+    pub(super) fallen: [Vec<u16>; MAX_SLICE],
+    /// With [`Side::fallen`], for each column and set of its starting tiles, which tile
+    /// each of the set is, bottom first, four bits each: the `i`-th lowest bit of the set
+    /// is bit `(select >> 4i) & 15` ([`Side::starting`]).
+    pub(super) select: [Vec<u64>; MAX_SLICE],
     /// For each column but the outermost, the colours (a bit each) of each set of its
     /// starting tiles, by the set's mask.
     pub(super) present: [Vec<u16>; MAX_SLICE],
@@ -144,6 +162,17 @@ impl Side {
         );
         // the keys are the columns' numbers as mixed-radix digits (`Side::key`): a slice
         // with more positions than a memo can tell apart is not built
+        let stride = columns
+            .iter()
+            .flat_map(|col| col.iter())
+            .map(|&c| c as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let (fallen, select) = if FAST_PEXT {
+            Default::default()
+        } else {
+            lookups(columns, &of_colour, stride)
+        };
         let entries = classes
             .iter()
             .try_fold(1u64, |a, &c| a.checked_mul(c as u64))
@@ -155,6 +184,9 @@ impl Side {
             offset,
             colours,
             of_colour,
+            stride,
+            fallen,
+            select,
             present,
             memo,
             class,
@@ -231,16 +263,85 @@ impl Side {
         std::array::from_fn(|k| self.column(mask, k))
     }
 
+    /// Colour `c`'s tiles in the slice with each column's starting tiles `left` (bits from
+    /// the bottom, [`Side::split`]) left, as a slice plane: column `k` in bits
+    /// `16k..16k + 16`, bottom first. `c` is below [`Side::stride`].
+    #[inline(always)]
+    pub(super) fn plane(&self, left: &[u64; MAX_SLICE], c: usize) -> u64 {
+        debug_assert!(c < self.stride);
+        let mut plane = 0u64;
+        if self.fallen[0].is_empty() {
+            for (k, &l) in left.iter().enumerate() {
+                plane |= pext64(self.of_colour[k][c], l) << (16 * k as u32);
+            }
+        } else {
+            for (k, &l) in left.iter().enumerate() {
+                let bits = self.fallen[k][l as usize * self.stride + c];
+                plane |= (bits as u64) << (16 * k as u32);
+            }
+        }
+        plane
+    }
+
     /// The starting tiles (a mask) that the tiles `taken` of each column as it is now
     /// (bits from the bottom of the tiles left, `left`) are.
     #[inline]
     pub(super) fn starting(&self, left: &[u64; MAX_SLICE], taken: impl Fn(usize) -> u64) -> Mask {
         let mut gone: Mask = 0;
-        for (k, &l) in left.iter().enumerate() {
-            gone |= pdep64(taken(k), l) << self.offset[k];
+        if self.select[0].is_empty() {
+            for (k, &l) in left.iter().enumerate() {
+                gone |= pdep64(taken(k), l) << self.offset[k];
+            }
+        } else {
+            // `pdep(taken, l)`: each tile taken is the set's tile of its rank, looked up
+            // (a move takes a few tiles of a column, a bit loop would visit all of them)
+            for (k, &l) in left.iter().enumerate() {
+                let select = self.select[k][l as usize];
+                let mut t = taken(k);
+                while t != 0 {
+                    gone |= 1 << ((select >> (4 * t.trailing_zeros())) & 15) << self.offset[k];
+                    t &= t - 1;
+                }
+            }
         }
         gone
     }
+}
+
+/// [`Side::fallen`] and [`Side::select`] for a slice of `columns` whose tiles of each colour
+/// are `of_colour`, colours below `stride`; both empty where a column has over
+/// [`FALLEN_TILES`] tiles.
+#[allow(clippy::type_complexity)]
+fn lookups(
+    columns: &[&[u8]],
+    of_colour: &[[Mask; MAX_COLOURS]; MAX_SLICE],
+    stride: usize,
+) -> ([Vec<u16>; MAX_SLICE], [Vec<u64>; MAX_SLICE]) {
+    if columns.iter().any(|c| c.len() > FALLEN_TILES) {
+        return Default::default();
+    }
+    let sets = |k: usize| 1u64 << columns.get(k).map_or(0, |col| col.len());
+    let fallen = std::array::from_fn(|k| {
+        (0..sets(k) * stride as u64)
+            .map(|i| {
+                let (set, c) = (i / stride as u64, i as usize % stride);
+                pext64(of_colour[k][c], set) as u16
+            })
+            .collect()
+    });
+    let select = std::array::from_fn(|k| (0..sets(k)).map(select_of).collect());
+    (fallen, select)
+}
+
+/// Which tile each of the set `set` of a column's starting tiles is, bottom first, four
+/// bits each ([`Side::select`]).
+fn select_of(set: u64) -> u64 {
+    let (mut select, mut rest) = (0u64, set);
+    for i in 0..set.count_ones() {
+        select |= u64::from(rest.trailing_zeros()) << (4 * i);
+        rest &= rest - 1;
+    }
+    select
 }
 
 /// A colour is a bit of a `u16` in [`colour_sets`].
@@ -258,6 +359,88 @@ fn colour_sets(col: &[u8]) -> Vec<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bits::{pdep64_soft, pext64_soft};
+
+    /// A slice's planes, looked up ([`Side::fallen`]) or computed, are each colour's
+    /// starting tiles left in each column, fallen to the bottom in their order, and the
+    /// starting tiles of the tiles a move takes ([`Side::starting`], looked up or
+    /// computed) are `pdep`'s: checked against the definitions by plain loops, both ways,
+    /// on every set of every column of random slices of 2 to 4 columns, short and tall.
+    #[test]
+    fn planes_are_each_colours_tiles_left_fallen() {
+        let mut rng = fastrand::Rng::with_seed(0xfa11);
+        let (mut slices, mut tables, mut checked) = (0, 0, 0);
+        for round in 0..40 {
+            let n = 2 + round % 3;
+            let colours = 1 + rng.usize(..5);
+            let tall = round % 4 == 3;
+            let cols: Vec<Vec<u8>> = (0..n)
+                .map(|_| {
+                    let len = if tall {
+                        FALLEN_TILES + 1
+                    } else {
+                        rng.usize(0..=9)
+                    };
+                    (0..len).map(|_| rng.u8(..colours as u8)).collect()
+                })
+                .collect();
+            let refs: Vec<&[u8]> = cols.iter().map(|c| &c[..]).collect();
+            let Some(mut side) = Side::with_memo(&refs, None, 1 << 20, 64, 64) else {
+                continue;
+            };
+            slices += 1;
+            // the planes looked up where the columns are short, then computed
+            let (fallen, select) = lookups(&refs, &side.of_colour, side.stride);
+            tables += usize::from(!fallen[0].is_empty());
+            for (fallen, select) in [(fallen, select), Default::default()] {
+                (side.fallen, side.select) = (fallen, select);
+                for k in 0..n {
+                    for set in 0..1u64 << cols[k].len() {
+                        let mut left: [u64; MAX_SLICE] =
+                            std::array::from_fn(|j| rng.u64(..) & side.low[j]);
+                        left[k] = set;
+                        for c in 0..side.stride {
+                            let mut want = 0u64;
+                            for (j, &l) in left.iter().enumerate() {
+                                // colour c's tiles of column j left, from the bottom, in order
+                                let (mut bits, mut at) = (0u64, 0);
+                                for (i, &t) in cols.get(j).map_or(&[][..], |v| v).iter().enumerate()
+                                {
+                                    if l >> i & 1 == 1 {
+                                        bits |= u64::from(t as usize == c) << at;
+                                        at += 1;
+                                    }
+                                }
+                                assert_eq!(bits, pext64_soft(side.of_colour[j][c], l));
+                                want |= bits << (16 * j);
+                            }
+                            assert_eq!(side.plane(&left, c), want, "{cols:?} {left:?} colour {c}");
+                            checked += 1;
+                        }
+                        // the starting tiles of tiles taken in the columns as they are now
+                        let taken: [u64; MAX_SLICE] = std::array::from_fn(|j| {
+                            rng.u64(..) & ((1 << left[j].count_ones()) - 1)
+                        });
+                        let mut want = 0;
+                        for (j, &l) in left.iter().enumerate() {
+                            want |= pdep64_soft(taken[j], l) << side.offset[j];
+                        }
+                        assert_eq!(
+                            side.starting(&left, |j| taken[j]),
+                            want,
+                            "{cols:?} {left:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            slices >= 30 && tables >= 20 && slices > tables,
+            "{slices} {tables}"
+        );
+        assert!(checked > 10_000, "{checked} planes checked");
+    }
 
     /// Four columns that can each become over 2^14 things have more positions than a memo
     /// key can tell apart (2^56): such a slice is refused, while its three outer columns,
