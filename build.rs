@@ -43,8 +43,8 @@ fn target_cpu(flags: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// Is this machine an AMD (or Hygon) CPU of a family before 0x19 (Zen 3)? Its BMI2, if any, is then in
-/// microcode.
+/// Is this machine an AMD (or Hygon) CPU of a family before 0x19 (Zen 3)? Its BMI2, if any,
+/// is then in microcode.
 #[cfg(target_arch = "x86_64")]
 fn native_is_slow() -> bool {
     use std::arch::x86_64::__cpuid;

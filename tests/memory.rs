@@ -95,9 +95,9 @@ fn a_floodit_search_holds_to_its_memory() {
 /// Clickomania (the same), and SameGame's search for the highest score, whose last part
 /// searches the end of its best line through in a table of positions. The two anytime
 /// runs get the smallest budget (1 MiB, beams 256 wide) on boards whose beams of that
-/// width take a fraction of a second even on a slow, loaded machine (six such runs at once
-/// on two cores fill it within their 5 s), so that whether they fill it does not hang on
-/// the machine's speed; a budget the beams ignored would still show in the peak.
+/// width take a small part of their time limit even on a slow, loaded machine, so that
+/// whether they fill it does not hang on the machine's speed; a budget the beams ignored
+/// would still show in the peak.
 #[test]
 fn click_searches_hold_to_their_memory() {
     let board = tumble::input::gen_board(Game::Samegame, Some(15), Some(15), Some(5), 3)

@@ -29,7 +29,7 @@
 use std::sync::atomic::Ordering::Relaxed;
 
 use super::memo::EXACT;
-use super::side::Side;
+use super::side::{Side, COLUMN};
 use super::Mask;
 
 /// The most moves of a position whose memo entries [`Side::moves_ahead`] loads before
@@ -40,8 +40,6 @@ const AHEAD: usize = 48;
 /// of its own).
 const UNION_FROM: u32 = 2;
 
-/// Column `k` of a slice plane is bits `16k..16k + 16`, bottom first.
-const COLUMN: u32 = 16;
 const BOTTOMS: u64 = 0x0001_0001_0001_0001;
 const TOPS: u64 = BOTTOMS << (COLUMN - 1);
 

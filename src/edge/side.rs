@@ -17,6 +17,9 @@ use super::{Mask, MAX_SLICE};
 use crate::bits::{pdep64, pext64, FAST_PEXT};
 use crate::grid::MAX_COLOURS;
 
+/// Column `k` of a slice plane ([`Side::plane`]) is bits `16k..16k + 16`, bottom first.
+pub(super) const COLUMN: u32 = 16;
+
 /// The most starting tiles of a column whose fallen planes are looked up
 /// ([`Side::fallen`]): a table of `2^12 × stride` entries, at most 128 KiB.
 pub(super) const FALLEN_TILES: usize = 12;
@@ -162,6 +165,11 @@ impl Side {
         );
         // the keys are the columns' numbers as mixed-radix digits (`Side::key`): a slice
         // with more positions than a memo can tell apart is not built
+        let entries = classes
+            .iter()
+            .try_fold(1u64, |a, &c| a.checked_mul(c as u64))
+            .filter(|&e| e <= KEY_LIMIT)?;
+        let memo = memo(entries)?;
         let stride = columns
             .iter()
             .flat_map(|col| col.iter())
@@ -173,11 +181,6 @@ impl Side {
         } else {
             lookups(columns, &of_colour, stride)
         };
-        let entries = classes
-            .iter()
-            .try_fold(1u64, |a, &c| a.checked_mul(c as u64))
-            .filter(|&e| e <= KEY_LIMIT)?;
-        let memo = memo(entries)?;
         Some(Side {
             n,
             low,
@@ -264,20 +267,21 @@ impl Side {
     }
 
     /// Colour `c`'s tiles in the slice with each column's starting tiles `left` (bits from
-    /// the bottom, [`Side::split`]) left, as a slice plane: column `k` in bits
-    /// `16k..16k + 16`, bottom first. `c` is below [`Side::stride`].
+    /// the bottom, [`Side::split`]) left, as a slice plane ([`COLUMN`]). `c` is below
+    /// [`Side::stride`]. (Whether the planes are looked up is read from the tables, not
+    /// from [`FAST_PEXT`], so that the tests can check both ways on any machine.)
     #[inline(always)]
     pub(super) fn plane(&self, left: &[u64; MAX_SLICE], c: usize) -> u64 {
         debug_assert!(c < self.stride);
         let mut plane = 0u64;
         if self.fallen[0].is_empty() {
             for (k, &l) in left.iter().enumerate() {
-                plane |= pext64(self.of_colour[k][c], l) << (16 * k as u32);
+                plane |= pext64(self.of_colour[k][c], l) << (COLUMN * k as u32);
             }
         } else {
             for (k, &l) in left.iter().enumerate() {
                 let bits = self.fallen[k][l as usize * self.stride + c];
-                plane |= (bits as u64) << (16 * k as u32);
+                plane |= (bits as u64) << (COLUMN * k as u32);
             }
         }
         plane
@@ -412,7 +416,7 @@ mod tests {
                                     }
                                 }
                                 assert_eq!(bits, pext64_soft(side.of_colour[j][c], l));
-                                want |= bits << (16 * j);
+                                want |= bits << (COLUMN as usize * j);
                             }
                             assert_eq!(side.plane(&left, c), want, "{cols:?} {left:?} colour {c}");
                             checked += 1;
