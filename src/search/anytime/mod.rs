@@ -47,7 +47,7 @@ use nrpa::nrpa_until_done;
 /// The anytime algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Method {
-    /// Beam searches of growing width, three times wider at each step.
+    /// Beam searches of growing width ([`WIDTH_GROWTH`] times at a step).
     #[default]
     Beam,
     /// Nested Rollout Policy Adaptation, one per thread.
