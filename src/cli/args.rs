@@ -213,7 +213,7 @@ impl From<RuleArgs> for RuleChoices {
 /// The anytime algorithms, as named on the command line ([`Method`]).
 #[derive(Clone, Copy, ValueEnum)]
 pub enum AnytimeArg {
-    /// Beam searches of growing width.
+    /// Beam searches of doubling width.
     Beam,
     /// Nested Rollout Policy Adaptation, one per thread.
     Nrpa,
@@ -244,7 +244,7 @@ pub struct SearchArgs {
     /// Skip the proof: anytime search only.
     #[arg(long)]
     pub no_proof: bool,
-    /// The anytime algorithm: beam searches of growing width, or NRPA (on SameGame and
+    /// The anytime algorithm: beam searches of doubling width, or NRPA (on SameGame and
     /// Clickomania boards up to 16×16, the byte engine's of either).
     #[arg(long, value_enum, default_value = "beam")]
     pub anytime: AnytimeArg,

@@ -2,7 +2,7 @@
 //!
 //! Beam search keeps, at every depth, the `width` most promising distinct positions (by
 //! lower bound, then the puzzle's priority) and expands only those. Width 1 is a greedy
-//! descent. Used for the first upper bounds before the exact search; growing the width
+//! descent. Used for the first upper bounds before the exact search; doubling the width
 //! makes it an anytime algorithm.
 
 use rustc_hash::FxHashSet;

@@ -4,7 +4,7 @@
 //!   keeps proven lower bounds, so each iteration reuses the last one's work. It proves
 //!   optimality, or stops at the time limit with the best lower bound proven so far.
 //! - [`beam_search`]: fast and inexact. Gives the first upper bounds in milliseconds.
-//! - [`anytime`]: anytime search for every objective (beam searches of growing width,
+//! - [`anytime`]: anytime search for every objective (beam searches of doubling width,
 //!   NRPA), on all cores, sharing its best solution and a target with the exact search.
 //!
 //! Algorithms report progress through a callback of [`Event`]s (a new best solution, a

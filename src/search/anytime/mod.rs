@@ -9,7 +9,7 @@
 //! Two algorithms, both parallel (a rayon pool of
 //! [`SearchOptions::threads`](crate::search::SearchOptions::threads)):
 //!
-//! - [`Method::Beam`]: beam searches of width 1, 3, 9, … (width 1 is the greedy first
+//! - [`Method::Beam`]: beam searches of width 1, 2, 4, … (width 1 is the greedy first
 //!   solution), each width once per ranking the puzzle offers ([`Scored::rankings`]).
 //!   Every level expands the beam in parallel, ranks the children by value so far plus
 //!   their estimate ([`Scored::ranked_children`]), drops duplicates (by
@@ -47,27 +47,15 @@ use nrpa::nrpa_until_done;
 /// The anytime algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Method {
-    /// Beam searches of growing width ([`WIDTH_GROWTH`] times at a step).
+    /// Beam searches of doubling width.
     #[default]
     Beam,
     /// Nested Rollout Policy Adaptation, one per thread.
     Nrpa,
 }
 
-/// How many times wider each beam is than the one before. The width that finds a line is
-/// not known in advance: if it lies anywhere on a log scale, beams growing `g` times at a
-/// step spend `g / (g − 1)` of the last beam's work on it and the ones before, and the
-/// last overshoots the width needed by `(g − 1) / ln g` on average, so the expected work
-/// is `g / ln g` times that of the right width alone: least at `g = e`, and 3 is within
-/// 1% of it, where 2 (and 4) spend 6% more. On NRK's Former boards, whose beams find their
-/// optimum at widths of thousands, three finds more optima within a second than two
-/// and ends the proofs sooner (`docs/benchmarks.md`).
-const WIDTH_GROWTH: usize = 3;
-
-/// How many times the memory of a beam the next, [`WIDTH_GROWTH`] times as wide, may take,
-/// in halves: about that many times as much, with half as much again to spare for the
-/// unevenness of levels.
-const NEXT_BEAM_HALVES: usize = 3 * WIDTH_GROWTH;
+/// How many times the memory of a beam the next, twice as wide, is allowed to take.
+const NEXT_BEAM: usize = 3;
 
 /// Runs `method` from `start` until `ctl` says stop (with no deadline and no target, NRPA
 /// runs until stopped and beam search until its widths stop improving nothing new: give a
@@ -95,16 +83,16 @@ pub fn anytime<P: Scored>(
                     }
                     bytes = bytes.max(b);
                 }
-                // A beam `WIDTH_GROWTH` times as wide keeps about as many times the
-                // positions and children, so about as many times the memory; with room
-                // to spare for the unevenness of levels, it must fit the budget. If it does not, NRPA (whose memory is
+                // A beam twice as wide keeps about twice the positions and children, so
+                // about twice the memory; with room to spare for the unevenness of
+                // levels, it must fit the budget. If it does not, NRPA (whose memory is
                 // its policy, a few entries per move played) goes on within it.
-                if bytes.saturating_mul(NEXT_BEAM_HALVES) / 2 > ctl.memory {
+                if bytes.saturating_mul(NEXT_BEAM) > ctl.memory {
                     ctl.fill();
                     nrpa_until_done(p, start, threads, ctl);
                     break;
                 }
-                width *= WIDTH_GROWTH;
+                width *= 2;
             }
         }
         Method::Nrpa => {
